@@ -1,0 +1,45 @@
+"""Computer players. A bot sees only a :class:`~rebelote.view.SeatView`, never the
+referee's state, and returns one of ``view.legal_actions``."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from rebelote.view import SeatView
+
+
+class Bot(Protocol):
+    """Anything that picks an action from a seat's view."""
+
+    name: str
+
+    def choose(self, view: SeatView) -> int:
+        """One of ``view.legal_actions``."""
+        ...
+
+
+class RandomBot:
+    """Plays a uniformly random legal action (the baseline level)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> int:
+        actions = view.legal_actions
+        if not actions:
+            raise ValueError(f"seat {view.seat} has nothing to play: it is not its turn")
+        return actions[int(self.rng.random() * len(actions))]
+
+
+LEVELS: dict[str, type[RandomBot]] = {"random": RandomBot}
+
+
+def make_bot(level: str, seed: int | None = None) -> Bot:
+    """A bot of the named level (``random``)."""
+    try:
+        return LEVELS[level](seed)
+    except KeyError:
+        raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})") from None

@@ -1,0 +1,672 @@
+"""One hand of classic belote: deal, two rounds of taking, eight tricks, scoring.
+
+:class:`HandState` is the referee's full state (every seat's cards). Bots and clients
+never get it: they get a :class:`~rebelote.view.SeatView` from :meth:`HandState.view`.
+
+Actions are small ints: a card ``0..31`` in the play, or one of the call constants
+(:data:`PASS`, :data:`TAKE`, :data:`CALL_SPADES` .. :data:`CALL_ALL_TRUMP`) in the
+auction. ``legal_actions()`` lists them; ``apply()`` plays one after checking it and
+raises an :class:`~rebelote.errors.IllegalAction` (leaving the state untouched) if the
+rules forbid it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+from rebelote.announcements import Announcement, announcement_of, best_team, find_announcements
+from rebelote.cards import (
+    ALL_TRUMP,
+    HIGHER,
+    KING,
+    NO_TRUMP,
+    QUEEN,
+    SUIT_MASK,
+    SUIT_NAMES,
+    WIN_VALUE,
+    Card,
+    CardSet,
+    card_name,
+    cards_of,
+    mode_name,
+    parse_card,
+    parse_mode,
+    points_table,
+)
+from rebelote.errors import (
+    CardNotInHand,
+    IllegalAnnouncement,
+    IllegalCall,
+    IllegalPlay,
+    NotYourTurn,
+    WrongPhase,
+)
+from rebelote.rules import Rules
+from rebelote.scoring import VOID, HandScore, score_hand
+
+if TYPE_CHECKING:
+    from rebelote.view import SeatView
+
+# -- actions ------------------------------------------------------------------------------
+
+PASS: Final = 32
+TAKE: Final = 33
+CALL_SPADES: Final = 34  # round 2: name a suit (34 + suit)
+CALL_NO_TRUMP: Final = 38
+CALL_ALL_TRUMP: Final = 39
+_CALL_NAMES: Final = {PASS: "pass", TAKE: "take", 34: "S", 35: "H", 36: "D", 37: "C",
+                      CALL_NO_TRUMP: "SA", CALL_ALL_TRUMP: "TA"}
+
+# -- phases -------------------------------------------------------------------------------
+
+AUCTION: Final = 0
+PLAY: Final = 1
+OVER: Final = 2
+
+_KQ: Final = tuple((1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN)) for s in range(4))
+
+
+def action_name(action: int) -> str:
+    """Record notation of an action: ``JS``, ``pass``, ``take``, ``H``, ``SA``."""
+    if 0 <= action < 32:
+        return card_name(action)
+    try:
+        return _CALL_NAMES[action]
+    except KeyError:
+        raise ValueError(f"{action!r} is not an action") from None
+
+
+def parse_action(text: str) -> int:
+    """Parse a card or a call in record notation (``pass``, ``take``, ``S``, ``SA``, ``10H``)."""
+    t = text.strip().lower() if isinstance(text, str) else ""
+    if t == "pass":
+        return PASS
+    if t == "take":
+        return TAKE
+    if t in ("s", "h", "d", "c", "♠", "♥", "♦", "♣", "sa", "ta"):
+        return CALL_SPADES + parse_mode(t) if t not in ("sa", "ta") else (
+            CALL_NO_TRUMP if t == "sa" else CALL_ALL_TRUMP)
+    return parse_card(text)
+
+
+def deal_deck(rng: random.Random) -> list[Card]:
+    """A shuffled deck of 32 cards."""
+    deck = list(range(32))
+    rng.shuffle(deck)
+    return deck
+
+
+class HandState:
+    """The full state of one hand, for the referee. Copy it with :meth:`copy`."""
+
+    __slots__ = (
+        "_belote_said", "_belote_first", "_belote_suits", "_ann_winner", "_higher",
+        "_points", "_rest", "_retourne_holder", "_stock", "_win", "announced", "ann_points", "belote_points",
+        "best_card", "best_seat", "best_value", "calls", "card_points", "dealer", "dealt",
+        "first", "hands", "initial", "led", "mode", "phase", "played", "retourne", "rules",
+        "taker", "trick", "trick_leaders", "trick_winners", "tricks_won", "turn",
+    )
+
+    rules: Rules
+    dealer: int
+    first: int
+    hands: list[CardSet]
+    initial: list[CardSet]
+    dealt: list[CardSet]
+    retourne: Card
+    calls: list[int]
+    taker: int
+    mode: int
+    phase: int
+    turn: int
+    trick: list[Card]
+    led: int
+    best_card: int
+    best_seat: int
+    best_value: int
+    played: list[Card]
+    trick_leaders: list[int]
+    trick_winners: list[int]
+    card_points: list[int]
+    tricks_won: list[int]
+    announced: list[list[Announcement]]
+    ann_points: tuple[int, int]
+    belote_points: list[int]
+
+    # -- construction -----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: Rules, dealer: int, rng: random.Random) -> HandState:
+        """Shuffle a deck with ``rng`` and deal it."""
+        return cls.deal(rules, dealer, deal_deck(rng))
+
+    @classmethod
+    def deal(cls, rules: Rules, dealer: int, deck: Sequence[Card]) -> HandState:
+        """Deal ``deck`` (top card first): 5 each in packets, the retourne, 11 kept back."""
+        if sorted(deck) != list(range(32)):
+            raise ValueError("a deck must hold each of the 32 cards exactly once")
+        first = (dealer + 1) & 3
+        initial = [0, 0, 0, 0]
+        i = 0
+        for packet in ((3, 2) if rules.deal_packets == "3-2" else (2, 3)):
+            for k in range(4):
+                seat = (first + k) & 3
+                for c in deck[i:i + packet]:
+                    initial[seat] |= 1 << c
+                i += packet
+        self = cls._blank(rules, dealer)
+        self.initial = initial
+        self.hands = initial[:]
+        self.retourne = deck[20]
+        self._stock = list(deck[21:])
+        return self
+
+    @classmethod
+    def from_cards(
+        cls, rules: Rules, dealer: int, cards: Sequence[Sequence[Card]], retourne: Card
+    ) -> HandState:
+        """A hand whose deal is known seat by seat (a record), ready for its auction.
+
+        ``cards[seat]`` lists the seat's cards in the order received: its first five
+        (the taker's retourne, once received, may stand anywhere after them). Five
+        cards each is a voided hand's deal.
+        """
+        _check_cards(cards, allow_five=True, retourne=retourne)
+        self = cls._blank(rules, dealer)
+        initial = [0, 0, 0, 0]
+        rest = [0, 0, 0, 0]
+        for seat, listed in enumerate(cards):
+            received = [c for c in listed if c != retourne]
+            for c in received[:5]:
+                initial[seat] |= 1 << c
+            for c in received[5:]:
+                rest[seat] |= 1 << c
+        self.initial = initial
+        self.hands = initial[:]
+        self.retourne = retourne
+        self._rest = rest
+        self._retourne_holder = next(
+            (seat for seat, listed in enumerate(cards) if retourne in listed), -1)
+        return self
+
+    @classmethod
+    def with_contract(
+        cls, rules: Rules, dealer: int, cards: Sequence[Sequence[Card]], taker: int, mode: int,
+        retourne: Card = -1,
+    ) -> HandState:
+        """A hand dealt and taken: 8 cards each, ``taker`` playing ``mode`` (0..3, SA, TA)."""
+        _check_cards(cards, allow_five=False, retourne=-1)
+        if taker not in range(4):
+            raise IllegalCall(f"the taker must be a seat 0..3, not {taker!r}")
+        if mode not in range(6):
+            raise IllegalCall(f"the contract suit must be S, H, D, C, SA or TA, not {mode!r}")
+        if retourne >= 0 and not any(c == retourne for c in cards[taker]):
+            raise IllegalCall(f"the retourne {card_name(retourne)} must be in the taker's hand")
+        self = cls._blank(rules, dealer)
+        masks = [sum(1 << c for c in listed) for listed in cards]
+        self.initial = masks[:]
+        self.retourne = retourne
+        self.taker = taker
+        self._start_play(masks, mode)
+        return self
+
+    @classmethod
+    def _blank(cls, rules: Rules, dealer: int) -> HandState:
+        if dealer not in range(4):
+            raise ValueError(f"the dealer must be a seat 0..3, not {dealer!r}")
+        self = cls.__new__(cls)
+        self.rules = rules
+        self.dealer = dealer
+        self.first = (dealer + 1) & 3
+        self.hands = [0, 0, 0, 0]
+        self.initial = [0, 0, 0, 0]
+        self.dealt = [0, 0, 0, 0]
+        self.retourne = -1
+        self._stock = None
+        self._rest = None
+        self._retourne_holder = -1
+        self.calls = []
+        self.taker = -1
+        self.mode = -1
+        self.phase = AUCTION
+        self.turn = self.first
+        self.trick = []
+        self.led = -1
+        self.best_card = -1
+        self.best_seat = -1
+        self.best_value = -1
+        self.played = []
+        self.trick_leaders = []
+        self.trick_winners = []
+        self.card_points = [0, 0]
+        self.tricks_won = [0, 0]
+        self.announced = [[], [], [], []]
+        self.ann_points = (0, 0)
+        self._ann_winner = None
+        self.belote_points = [0, 0]
+        self._belote_suits = 0
+        self._belote_first = {}
+        self._belote_said = []
+        self._points = ()
+        self._win = ()
+        self._higher = ()
+        return self
+
+    def copy(self) -> HandState:
+        """An independent copy (lists copied, immutable parts shared)."""
+        other = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = self.hands[:]
+        other.calls = self.calls[:]
+        other.trick = self.trick[:]
+        other.played = self.played[:]
+        other.trick_leaders = self.trick_leaders[:]
+        other.trick_winners = self.trick_winners[:]
+        other.card_points = self.card_points[:]
+        other.tricks_won = self.tricks_won[:]
+        other.announced = [a[:] for a in self.announced]
+        other.belote_points = self.belote_points[:]
+        other._belote_first = dict(self._belote_first)
+        other._belote_said = self._belote_said[:]
+        return other
+
+    # -- queries ----------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """The hand is finished: played out, or voided by eight passes."""
+        return self.phase == OVER
+
+    @property
+    def is_void(self) -> bool:
+        """All four passed twice: nothing is scored."""
+        return self.phase == OVER and self.taker < 0
+
+    @property
+    def trick_number(self) -> int:
+        """Tricks completed so far (0..8)."""
+        return len(self.trick_winners)
+
+    def legal_calls(self) -> list[int]:
+        """Calls the seat to speak may make (empty outside the auction)."""
+        if self.phase != AUCTION:
+            return []
+        if len(self.calls) < 4:
+            return [PASS, TAKE]
+        named = [PASS] + [34 + s for s in range(4) if s != self.retourne >> 3]
+        if self.rules.round2_no_trump:
+            named.append(CALL_NO_TRUMP)
+        if self.rules.round2_all_trump:
+            named.append(CALL_ALL_TRUMP)
+        return named
+
+    def legal_cards(self) -> CardSet:
+        """The cards the seat to play may play, as a set (0 outside the play)."""
+        if self.phase != PLAY:
+            return 0
+        hand = self.hands[self.turn]
+        if not self.trick:
+            return hand
+        led = self.led
+        mode = self.mode
+        follow = hand & SUIT_MASK[led]
+        if led == mode or mode == ALL_TRUMP:
+            if follow:
+                return (follow & self._higher[self.best_card]) or follow
+            return hand
+        if follow:
+            return follow
+        if mode == NO_TRUMP:
+            return hand
+        trumps = hand & SUIT_MASK[mode]
+        if not trumps:
+            return hand
+        if (self.best_seat ^ self.turn) == 2 and self.rules.partner_master_free:
+            return hand
+        if self.best_value >= 16:
+            over = trumps & self._higher[self.best_card]
+            if over:
+                return over
+            return trumps if self.rules.undertrump == "required" else hand
+        return trumps
+
+    def legal_actions(self) -> list[int]:
+        """Every action the seat to act may take now: calls, or cards."""
+        if self.phase == PLAY:
+            return cards_of(self.legal_cards())
+        return self.legal_calls()
+
+    # -- actions ----------------------------------------------------------------------
+
+    def apply(self, action: int, seat: int | None = None) -> None:
+        """Take one action (a call or a card) for the seat to act, after checking it."""
+        if action < 32:
+            self.play(action, seat)
+        else:
+            self.call(action, seat)
+
+    def call(self, action: int, seat: int | None = None) -> None:
+        """Make a call in the auction; raise if it is not allowed now."""
+        if self.phase != AUCTION:
+            raise WrongPhase(f"{action_name(action) if action in _CALL_NAMES else action!r} "
+                             "is a call, but the auction is over", rule="calls only in the auction")
+        if seat is not None and seat != self.turn:
+            raise NotYourTurn(f"seat {seat} cannot call: it is seat {self.turn}'s turn to speak")
+        if action not in self.legal_calls():
+            name = _CALL_NAMES.get(action, repr(action))
+            if action == TAKE:
+                raise IllegalCall("'take' is only for round 1; in round 2 name a suit",
+                                  rule="round 2 names a suit")
+            if action in (CALL_NO_TRUMP, CALL_ALL_TRUMP):
+                raise IllegalCall(f"{name} cannot be named: these rules do not allow it in "
+                                  "round 2", rule="round 2 SA/TA option")
+            if 34 <= action <= 37 and len(self.calls) < 4:
+                raise IllegalCall(f"{name}: round 1 only takes the retourne's suit or passes",
+                                  rule="round 1 takes the retourne")
+            if 34 <= action <= 37:
+                raise IllegalCall(f"{name}: round 2 must name a suit other than the "
+                                  "retourne's", rule="round 2 names another suit")
+            raise IllegalCall(f"{name} is not a call of classic belote", rule="auction")
+        caller = self.turn
+        if action != PASS and self._rest is not None and caller != self._retourne_holder:
+            if self._retourne_holder < 0:
+                raise IllegalCall(f"seat {caller} cannot take: the deal lists 5 cards each, "
+                                  "a voided hand", rule="voided deal")
+            raise IllegalCall(f"seat {caller} cannot take: the retourne "
+                              f"{card_name(self.retourne)} is in seat "
+                              f"{self._retourne_holder}'s cards", rule="retourne to the taker")
+        self.calls.append(action)
+        if action == PASS:
+            if len(self.calls) == 8:
+                self.phase = OVER
+                self.turn = -1
+            else:
+                self.turn = (caller + 1) & 3
+            return
+        mode = self.retourne >> 3 if action == TAKE else (
+            NO_TRUMP if action == CALL_NO_TRUMP else ALL_TRUMP if action == CALL_ALL_TRUMP
+            else action - 34)
+        self.taker = caller
+        self._complete_deal()
+        self._start_play(self.hands, mode)
+
+    def _complete_deal(self) -> None:
+        hands = self.hands
+        taker = self.taker
+        hands[taker] |= 1 << self.retourne
+        if self._rest is not None:
+            for seat in range(4):
+                hands[seat] |= self._rest[seat]
+            return
+        stock = self._stock
+        assert stock is not None
+        i = 0
+        for k in range(4):
+            seat = (self.first + k) & 3
+            n = 2 if seat == taker else 3
+            for c in stock[i:i + n]:
+                hands[seat] |= 1 << c
+            i += n
+
+    def _start_play(self, hands: list[CardSet], mode: int) -> None:
+        self.hands = hands
+        self.dealt = hands[:]
+        self.mode = mode
+        self.phase = PLAY
+        self.turn = self.first
+        self._points = points_table(mode, self.rules.all_trump_points)
+        self._win = WIN_VALUE[mode]
+        self._higher = HIGHER[mode]
+        if mode == NO_TRUMP:
+            suits = ()
+        elif mode == ALL_TRUMP:
+            suits = (0, 1, 2, 3)
+        else:
+            suits = (mode,)
+        belote_suits = 0
+        for s in suits:
+            if any(h & _KQ[s] == _KQ[s] for h in hands):
+                belote_suits |= _KQ[s]
+        self._belote_suits = belote_suits
+
+    def play(
+        self,
+        card: Card,
+        seat: int | None = None,
+        announce: Sequence[CardSet] | None = None,
+        belote: bool | None = None,
+    ) -> None:
+        """Play ``card`` for the seat to play, after checking every obligation.
+
+        ``announce`` (trick 1 only) lists the sets of cards the player declares, and
+        ``belote`` says whether he says belote/rebelote with this card; both default to
+        automatic declaration when ``rules.auto_announce`` is on.
+        """
+        if self.phase != PLAY:
+            raise WrongPhase(f"{card_name(card) if 0 <= card < 32 else card!r} cannot be "
+                             f"played: {'the auction is not over' if self.phase == AUCTION else 'the hand is over'}",
+                             rule="cards only in the play")
+        player = self.turn
+        if seat is not None and seat != player:
+            raise NotYourTurn(f"seat {seat} cannot play: it is seat {player}'s turn")
+        if not (self.legal_cards() >> card) & 1:
+            raise self._play_error(card, player)
+        declared: list[Announcement] | None = None
+        if announce is not None or (
+            not self.trick_winners and self.rules.auto_announce and self.rules.announcements
+        ):
+            declared = self._declarations(player, announce)
+        # -- from here on nothing can fail: the state changes --
+        if declared is not None:
+            self.announced[player] = declared
+        bit = 1 << card
+        self.hands[player] ^= bit
+        if self._belote_suits & bit:
+            self._belote(player, card, belote)
+        trick = self.trick
+        if not trick:
+            self.led = card >> 3
+            self.best_card = card
+            self.best_seat = player
+            self.best_value = self._win[card]
+            self.trick_leaders.append(player)
+        else:
+            v = self._win[card]
+            if v < 16 and card >> 3 != self.led:
+                v = 0
+            if v > self.best_value:
+                self.best_value = v
+                self.best_card = card
+                self.best_seat = player
+        trick.append(card)
+        self.played.append(card)
+        if len(trick) < 4:
+            self.turn = (player + 1) & 3
+            return
+        winner = self.best_seat
+        pts = self._points
+        team = winner & 1
+        self.card_points[team] += pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
+        self.tricks_won[team] += 1
+        self.trick_winners.append(winner)
+        self.trick = []
+        self.turn = winner
+        n = len(self.trick_winners)
+        if n == 1 and self.rules.announcements:
+            self._compare_announcements()
+        if n == 8:
+            self.card_points[team] += 10
+            self.phase = OVER
+            self.turn = -1
+
+    def _play_error(self, card: Card, seat: int) -> Exception:
+        if not isinstance(card, int) or not 0 <= card < 32:
+            return CardNotInHand(f"{card!r} is not a card")
+        name = card_name(card)
+        hand = self.hands[seat]
+        if not (hand >> card) & 1:
+            return CardNotInHand(f"seat {seat} does not hold {name}")
+        led = self.led
+        suit = card >> 3
+        follow = hand & SUIT_MASK[led]
+        trump_like = led == self.mode or self.mode == ALL_TRUMP
+        if follow and suit != led:
+            return IllegalPlay(f"{name} is illegal: seat {seat} must follow suit "
+                               f"({SUIT_NAMES[led]} led)", rule="must follow suit")
+        if follow and trump_like:
+            return IllegalPlay(f"{name} is illegal: seat {seat} must play a higher "
+                               f"{SUIT_NAMES[led][:-1]} than {card_name(self.best_card)} "
+                               "(trump led: overtrump if you can)", rule="must overtrump")
+        trumps = hand & SUIT_MASK[self.mode] if self.mode < 4 else 0
+        if suit != self.mode:
+            if self.best_value >= 16 and not trumps & self._higher[self.best_card]:
+                return IllegalPlay(f"{name} is illegal: seat {seat} cannot overtrump but must "
+                                   "still play a trump (pisser)", rule="must undertrump")
+            return IllegalPlay(f"{name} is illegal: seat {seat} cannot follow "
+                               f"{SUIT_NAMES[led]} and an opponent is master: you must trump",
+                               rule="must trump")
+        return IllegalPlay(f"{name} is illegal: seat {seat} must overtrump "
+                           f"{card_name(self.best_card)}", rule="must overtrump")
+
+    # -- announcements and belote ---------------------------------------------------
+
+    def _declarations(self, seat: int, announce: Sequence[CardSet] | None) -> list[Announcement]:
+        first_card = not self.trick_winners
+        if announce is None:
+            return find_announcements(self.dealt[seat]) if first_card else self.announced[seat]
+        if announce and not self.rules.announcements:
+            raise IllegalAnnouncement("these rules play without announcements",
+                                      rule="announcements off")
+        if announce and not first_card:
+            raise IllegalAnnouncement(f"seat {seat} can only announce with its first card, "
+                                      "during trick 1", rule="announce in trick 1")
+        return [announcement_of(m) for m in announce] if first_card else self.announced[seat]
+
+    def _compare_announcements(self) -> None:
+        valid = []
+        false_team = [False, False]
+        for seat in range(4):
+            held = self.dealt[seat]
+            mine = self.announced[seat]
+            if any(a.cards & held != a.cards for a in mine):
+                false_team[seat & 1] = True
+            valid.append(mine)
+        for seat in range(4):
+            if false_team[seat & 1]:
+                valid[seat] = []
+        team = best_team(valid, self.mode, self.first, self.taker,
+                         self.rules.announcement_tie, self.rules.trump_sequence_wins)
+        self._ann_winner = team
+        points = [0, 0]
+        if team is not None:
+            points[team] = sum(a.points for s in (team, team + 2) for a in valid[s])
+        self.ann_points = (points[0], points[1])
+
+    def _belote(self, seat: int, card: Card, said: bool | None) -> None:
+        suit = card >> 3
+        pair = _KQ[suit]
+        if self.dealt[seat] & pair != pair:
+            return
+        say = self.rules.auto_announce if said is None else said
+        first = self._belote_first.get(suit)
+        if first is None:
+            ok = say or self.rules.belote_automatic
+            if self.rules.belote_order == "king_first" and card & 7 != KING:
+                ok = False
+            self._belote_first[suit] = ok
+            if ok and say:
+                self._belote_said.append((seat, "belote"))
+            return
+        if first and (say or self.rules.belote_automatic):
+            self.belote_points[seat & 1] += 20
+            if say:
+                self._belote_said.append((seat, "rebelote"))
+
+    @property
+    def belote_said(self) -> list[tuple[int, str]]:
+        """Public belote events so far: (seat, ``belote`` | ``rebelote``)."""
+        return self._belote_said[:]
+
+    @property
+    def announcement_winner(self) -> int | None:
+        """Team whose announcements scored (known once trick 1 is over)."""
+        return self._ann_winner
+
+    # -- scoring ----------------------------------------------------------------------
+
+    def capot_team(self) -> int | None:
+        """The team that won all eight tricks, if any."""
+        if self.phase != OVER or self.taker < 0:
+            return None
+        if self.tricks_won[0] == 8:
+            return 0
+        if self.tricks_won[1] == 8:
+            return 1
+        return None
+
+    def scaled_card_points(self) -> tuple[int, int]:
+        """Card points with the dix de der, on the 162 scale (tout atout 'scaled')."""
+        a, b = self.card_points
+        if self.mode == ALL_TRUMP and self.rules.all_trump_points == "scaled":
+            t = self.taker & 1
+            mine = (a, b)[t] * 162
+            taker_pts = (mine + 129) // 258  # nearest, halves up
+            return (taker_pts, 162 - taker_pts) if t == 0 else (162 - taker_pts, taker_pts)
+        return a, b
+
+    def score(self, reserve: int = 0) -> HandScore:
+        """The hand's score (RULES.md §8) with ``reserve`` carried in from earlier ties."""
+        if self.phase != OVER:
+            raise WrongPhase("the hand is not over yet", rule="score at the end")
+        if self.taker < 0:
+            return HandScore(VOID, (0, 0), reserve)
+        return score_hand(
+            self.rules,
+            self.taker & 1,
+            self.scaled_card_points(),
+            self.ann_points,
+            (self.belote_points[0], self.belote_points[1]),
+            reserve,
+            self.capot_team(),
+        )
+
+    def contract_name(self) -> str:
+        """``S H D C SA TA`` once taken, else ``""``."""
+        return mode_name(self.mode) if self.mode >= 0 else ""
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know: its own cards and everything public."""
+        from rebelote.view import make_view
+
+        return make_view(self, seat)
+
+
+def _check_cards(cards: Sequence[Sequence[Card]], allow_five: bool, retourne: int) -> None:
+    if len(cards) != 4:
+        raise ValueError("a deal lists the cards of 4 seats")
+    seen: set[int] = set()
+    sizes = {len(c) for c in cards}
+    for listed in cards:
+        for c in listed:
+            if c in seen:
+                raise ValueError(f"{card_name(c)} is dealt twice")
+            seen.add(c)
+    if allow_five and sizes == {5}:
+        if retourne in seen:
+            raise ValueError(f"the retourne {card_name(retourne)} is also in a hand")
+        return
+    if sizes != {8}:
+        raise ValueError("each seat must hold 8 cards once the deal is complete"
+                         + (" (or 5 cards in a voided hand)" if allow_five else ""))
+    if allow_five and retourne not in seen:
+        raise ValueError(f"the retourne {card_name(retourne)} must be in the taker's hand")
+
+
+def card_list(names: Sequence[str]) -> list[Card]:
+    """Parse a list of card names."""
+    return [parse_card(n) for n in names]
+
+

@@ -1,0 +1,348 @@
+"""The game record of ``shared/RECORD.md``: write a game to JSON, read and replay one.
+
+Replaying checks every call and card against the rules; the first illegal action raises
+a :class:`RecordError` that names the hand, the action's index, the seat and the rule.
+
+Project additions to the format (allowed by RECORD.md): a file may hold a JSON array of
+records (``rebelote selfplay`` writes one when its hands span several games), and each
+seat's ``cards`` are listed in the order received, first five first, which lets a replay
+know what each seat held during the auction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rebelote.cards import CardError, CardSet, card_name, cards_of, mode_name, parse_card, parse_mode
+from rebelote.errors import IllegalAction
+from rebelote.game import Game
+from rebelote.hand import AUCTION, PLAY, HandState, action_name, parse_action
+from rebelote.rules import Rules, RulesError
+from rebelote.scoring import VOID
+
+FORMAT = "belote-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that is malformed or breaks the rules; the message says where."""
+
+    def __init__(self, message: str, *, hand: int | None = None, index: int | None = None,
+                 list_name: str | None = None, seat: int | None = None,
+                 rule: str | None = None) -> None:
+        super().__init__(message)
+        self.hand = hand
+        self.index = index
+        self.list_name = list_name
+        self.seat = seat
+        self.rule = rule
+
+    def to_json(self) -> dict[str, Any]:
+        return {"message": str(self), "hand": self.hand, "list": self.list_name,
+                "index": self.index, "seat": self.seat, "rule": self.rule}
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def hand_to_json(hand: HandState) -> dict[str, Any]:
+    """One hand as a record entry."""
+    out: dict[str, Any] = {"dealer": hand.dealer}
+    cards = []
+    for seat in range(4):
+        first = cards_of(hand.initial[seat])
+        later = cards_of(hand.dealt[seat] & ~hand.initial[seat]) if hand.taker >= 0 else []
+        cards.append([card_name(c) for c in first + later])
+    out["cards"] = cards
+    if hand.retourne >= 0:
+        out["retourne"] = card_name(hand.retourne)
+    if hand.calls or hand.taker < 0:
+        out["auction"] = [action_name(a) for a in hand.calls]
+    else:
+        out["contract"] = {"taker": hand.taker, "trump": mode_name(hand.mode)}
+    if hand.taker >= 0:
+        out["play"] = [card_name(c) for c in hand.played]
+        if not hand.rules.auto_announce:
+            out["announcements"] = [
+                {"seat": s, "cards": [card_name(c) for c in cards_of(a.cards)]}
+                for s in range(4) for a in hand.announced[s]
+            ]
+            out["belote"] = [s for s, word in hand.belote_said if word == "belote"]
+    return out
+
+
+def game_to_record(game: Game) -> dict[str, Any]:
+    """A game (finished or in progress) as a record."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": game.rules.to_dict() | {"target": game.rules.target},
+        "players": list(game.players),
+        "hands": [hand_to_json(h) for h in game.hands],
+    }
+
+
+def write_record(records: dict[str, Any] | list[dict[str, Any]], path: str | Path) -> None:
+    """Write a record (or a list of records) as UTF-8 JSON, atomically."""
+    p = Path(path)
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(p)
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+@dataclass
+class HandSummary:
+    """What ``rebelote replay --json`` reports for one hand."""
+
+    taker: int | None
+    trump: str | None
+    outcome: str
+    card_points: tuple[int, int]
+    announcements: tuple[int, int]
+    belote: tuple[int, int]
+    scored: tuple[int, int]
+    reserve: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"taker": self.taker, "trump": self.trump, "outcome": self.outcome,
+                "card_points": list(self.card_points), "announcements": list(self.announcements),
+                "belote": list(self.belote), "scored": list(self.scored), "reserve": self.reserve}
+
+
+@dataclass
+class Replay:
+    """A replayed game: the engine's game and each hand's summary."""
+
+    game: Game
+    hands: list[HandSummary] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hands": [h.to_json() for h in self.hands],
+                "totals": list(self.game.totals), "winner": self.game.winner}
+
+
+def load_records(path: str | Path) -> list[dict[str, Any]]:
+    """Read a record file: one record object, or an array of them."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot be read as UTF-8 text ({exc.__class__.__name__})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path}: malformed JSON at line {exc.lineno}, column {exc.colno} "
+                          f"({exc.msg})") from None
+    records = data if isinstance(data, list) else [data]
+    if not records:
+        raise RecordError(f"{path}: the file holds no record")
+    return records
+
+
+def _seat(value: Any, what: str, hand_no: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value not in range(4):
+        raise RecordError(f"hand {hand_no}: {what} must be a seat 0..3, not {value!r}",
+                          hand=hand_no)
+    return value
+
+
+def _cards(value: Any, where: str, hand_no: int) -> list[int]:
+    if not isinstance(value, list):
+        raise RecordError(f"hand {hand_no}: {where} must be a list of cards", hand=hand_no)
+    try:
+        return [parse_card(v) for v in value]
+    except CardError as exc:
+        raise RecordError(f"hand {hand_no}: {where}: {exc}", hand=hand_no) from None
+
+
+def replay_record(record: Any) -> Replay:
+    """Replay one record, checking every action; raise :class:`RecordError` on the first
+    problem (malformed field, illegal call or card)."""
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    if record.get("format", FORMAT) != FORMAT:
+        raise RecordError(f"not a belote record: format is {record.get('format')!r}, "
+                          f"expected {FORMAT!r}")
+    if record.get("version", VERSION) != VERSION:
+        raise RecordError(f"unsupported record version {record.get('version')!r} "
+                          f"(this program reads version {VERSION})")
+    try:
+        rules = Rules.from_dict(record.get("rules", {"preset": "classic"}))
+    except (RulesError, TypeError) as exc:
+        raise RecordError(f"rules: {exc}") from None
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise RecordError("a record needs a 'hands' list")
+    players = record.get("players")
+    if players is not None and (not isinstance(players, list) or len(players) != 4
+                                or not all(isinstance(p, str) for p in players)):
+        raise RecordError("'players' must list 4 names")
+    first_dealer = 0
+    if hands and isinstance(hands[0], dict):
+        first_dealer = _seat(hands[0].get("dealer"), "dealer", 1)
+    game = Game(rules, dealer=first_dealer, players=players)
+    out = Replay(game)
+    for i, entry in enumerate(hands):
+        hand_no = i + 1
+        if game.is_over:
+            raise RecordError(f"hand {hand_no}: the game was already over after hand {i}",
+                              hand=hand_no)
+        if game.current is not None and not game.current.is_over:
+            raise RecordError(f"hand {hand_no} follows hand {i}, which is not finished",
+                              hand=hand_no)
+        out.hands.append(_replay_hand(game, entry, hand_no))
+    return out
+
+
+def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
+    if not isinstance(entry, dict):
+        raise RecordError(f"hand {hand_no} must be an object", hand=hand_no)
+    rules = game.rules
+    dealer = _seat(entry.get("dealer"), "dealer", hand_no)
+    raw_cards = entry.get("cards")
+    if not isinstance(raw_cards, list) or len(raw_cards) != 4:
+        raise RecordError(f"hand {hand_no}: 'cards' must list the cards of 4 seats", hand=hand_no)
+    cards = [_cards(c, f"cards of seat {s}", hand_no) for s, c in enumerate(raw_cards)]
+    retourne = -1
+    if entry.get("retourne") is not None:
+        retourne = _cards([entry["retourne"]], "retourne", hand_no)[0]
+    try:
+        if "auction" in entry:
+            if retourne < 0:
+                raise RecordError(f"hand {hand_no}: a hand with an 'auction' needs its "
+                                  "'retourne'", hand=hand_no)
+            hand = HandState.from_cards(rules, dealer, cards, retourne)
+        elif "contract" in entry:
+            contract = entry["contract"]
+            if not isinstance(contract, dict):
+                raise RecordError(f"hand {hand_no}: 'contract' must be an object", hand=hand_no)
+            taker = _seat(contract.get("taker"), "the contract's taker", hand_no)
+            try:
+                mode = parse_mode(str(contract.get("trump", "")))
+            except CardError:
+                raise RecordError(f"hand {hand_no}: the contract's trump must be S, H, D, C, "
+                                  f"SA or TA, not {contract.get('trump')!r}", hand=hand_no) from None
+            hand = HandState.with_contract(rules, dealer, cards, taker, mode, retourne)
+        else:
+            raise RecordError(f"hand {hand_no}: needs an 'auction' or a 'contract'", hand=hand_no)
+        game.start_hand(hand)
+    except RecordError:
+        raise
+    except ValueError as exc:
+        raise RecordError(f"hand {hand_no}: {exc}", hand=hand_no) from None
+
+    auction = entry.get("auction", [])
+    if not isinstance(auction, list):
+        raise RecordError(f"hand {hand_no}: 'auction' must be a list of calls", hand=hand_no)
+    for k, name in enumerate(auction):
+        seat = hand.turn
+        if hand.phase != AUCTION:
+            raise RecordError(f"hand {hand_no}, auction index {k}: {name!r} comes after the "
+                              "auction ended", hand=hand_no, index=k, list_name="auction",
+                              rule="auction over")
+        try:
+            action = parse_action(name) if isinstance(name, str) else -1
+            if action < 32:
+                raise RecordError(f"hand {hand_no}, auction index {k} (seat {seat}): {name!r} "
+                                  "is not a call (pass, take, S, H, D, C, SA, TA)",
+                                  hand=hand_no, index=k, list_name="auction", seat=seat,
+                                  rule="call notation")
+            game.apply(action)
+        except (IllegalAction, CardError) as exc:
+            rule = getattr(exc, "rule", "call notation")
+            raise RecordError(f"hand {hand_no}, auction index {k} (seat {seat}): {exc} "
+                              f"[rule: {rule}]", hand=hand_no, index=k, list_name="auction",
+                              seat=seat, rule=rule) from None
+
+    play = entry.get("play", [])
+    if not isinstance(play, list):
+        raise RecordError(f"hand {hand_no}: 'play' must be a list of cards", hand=hand_no)
+    if play and hand.phase != PLAY:
+        raise RecordError(f"hand {hand_no}: cards are played but the auction "
+                          f"{'voided the hand' if hand.is_over else 'is not finished'}",
+                          hand=hand_no, list_name="play", index=0)
+    declared = _declared_announcements(entry, hand_no)
+    belote_seats = _declared_belote(entry, hand_no)
+    for k, name in enumerate(play):
+        seat = hand.turn
+        if hand.phase != PLAY:
+            raise RecordError(f"hand {hand_no}, play index {k}: {name!r} comes after the "
+                              "eighth trick", hand=hand_no, index=k, list_name="play")
+        try:
+            card = parse_card(name)
+            announce = declared[seat] if declared is not None and hand.trick_number == 0 else None
+            said = (seat in belote_seats) if belote_seats is not None else None
+            game.apply(card, None, announce, said)
+        except (IllegalAction, CardError) as exc:
+            rule = getattr(exc, "rule", "card notation")
+            raise RecordError(f"hand {hand_no}, play index {k} (seat {seat}): {exc} "
+                              f"[rule: {rule}]", hand=hand_no, index=k, list_name="play",
+                              seat=seat, rule=rule) from None
+    return summarize(game, hand)
+
+
+def _declared_announcements(entry: dict[str, Any], hand_no: int) -> list[list[CardSet]] | None:
+    if "announcements" not in entry:
+        return None
+    raw = entry["announcements"]
+    if not isinstance(raw, list):
+        raise RecordError(f"hand {hand_no}: 'announcements' must be a list", hand=hand_no)
+    out: list[list[CardSet]] = [[], [], [], []]
+    for item in raw:
+        if not isinstance(item, dict):
+            raise RecordError(f"hand {hand_no}: each announcement is an object with 'seat' "
+                              "and 'cards'", hand=hand_no)
+        seat = _seat(item.get("seat"), "an announcement's seat", hand_no)
+        mask = 0
+        for c in _cards(item.get("cards"), f"announcement of seat {seat}", hand_no):
+            mask |= 1 << c
+        out[seat].append(mask)
+    return out
+
+
+def _declared_belote(entry: dict[str, Any], hand_no: int) -> set[int] | None:
+    if "belote" not in entry:
+        return None
+    raw = entry["belote"]
+    if not isinstance(raw, list):
+        raise RecordError(f"hand {hand_no}: 'belote' must list seats", hand=hand_no)
+    return {_seat(s, "a belote seat", hand_no) for s in raw}
+
+
+def summarize(game: Game, hand: HandState) -> HandSummary:
+    """The replay summary of ``hand`` (the last one started in ``game``)."""
+    taker = hand.taker if hand.taker >= 0 else None
+    trump = hand.contract_name() or None
+    if not hand.is_over:
+        return HandSummary(taker, trump, "in_progress", (hand.card_points[0],
+                           hand.card_points[1]), hand.ann_points,
+                           (hand.belote_points[0], hand.belote_points[1]), (0, 0), game.reserve)
+    score = game.scores[len(game.hands) - 1]
+    if score.outcome == VOID:
+        return HandSummary(None, None, VOID, (0, 0), (0, 0), (0, 0), (0, 0), score.reserve)
+    capot = hand.capot_team()
+    points = hand.scaled_card_points()
+    if capot is not None:
+        cp = hand.rules.capot_points
+        points = (cp, 0) if capot == 0 else (0, cp)
+    return HandSummary(taker, trump, score.outcome, points, hand.ann_points,
+                       (hand.belote_points[0], hand.belote_points[1]), score.scored, score.reserve)
+
+
+def replay_file(path: str | Path) -> list[Replay]:
+    """Replay every record of a file."""
+    return [replay_record(r) for r in load_records(path)]
+
+
+def records_of(games: Sequence[Game]) -> dict[str, Any] | list[dict[str, Any]]:
+    """One record for one game, an array of records for several."""
+    records = [game_to_record(g) for g in games]
+    return records[0] if len(records) == 1 else records

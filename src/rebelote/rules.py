@@ -1,0 +1,215 @@
+"""One frozen :class:`Rules` value holds every rule option; presets are named constructors.
+
+Each option is documented in :data:`OPTIONS` (name, allowed values, meaning); the docs
+table ``docs/rules.md`` is generated from it (``python -m rebelote.rules``) and a test
+checks that the two agree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Final
+
+
+class RulesError(ValueError):
+    """An unknown preset, option name or option value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """Documentation of one rule option."""
+
+    name: str
+    values: tuple[Any, ...] | None  # None: any int in ``minimum..``
+    doc: str
+    minimum: int = 0
+
+
+OPTIONS: Final[tuple[Option, ...]] = (
+    Option("direction", ("counterclockwise", "clockwise"),
+           "Way the table turns for dealing, bidding and play (RULES §2). Seat s+1 always "
+           "plays after seat s; this only says which way that is around a real table."),
+    Option("deal_packets", ("3-2", "2-3"),
+           "Packets of the first five cards (RULES §3.2); the completion is 3 each, 2 for "
+           "the taker who also gets the retourne."),
+    Option("shuffle", ("shuffle", "cut"),
+           "'shuffle' between hands, or 'cut': the cards are gathered in the order played "
+           "and only cut, as in cafés (RULES §3.1)."),
+    Option("round2_no_trump", (False, True), "Round 2 may name sans atout (SA) (RULES §3.5)."),
+    Option("round2_all_trump", (False, True), "Round 2 may name tout atout (TA) (RULES §3.5)."),
+    Option("all_trump_points", ("scaled", "reduced13", "reduced14"),
+           "Card values in tout atout (RULES §1): 'scaled' trump values (258) scaled by "
+           "162/258; 'reduced13' J13 9 9 A6 10 5 K3 Q2; 'reduced14' J14 9 9 A6 10 5 K3 Q1."),
+    Option("undertrump", ("required", "free"),
+           "When an opponent is master with a trump you cannot beat and you cannot follow: "
+           "'required' you must still play a lower trump (pisser, FFB classic), 'free' you "
+           "may discard instead (RULES §5.4)."),
+    Option("partner_master_free", (True, False),
+           "Void in the suit led while your partner is master: any card (True, RULES §5.3) "
+           "or the same duty to trump as against an opponent (False)."),
+    Option("belote_order", ("any", "king_first"),
+           "Belote scores with K and Q of trump played in any order, or only king first."),
+    Option("belote_automatic", (False, True),
+           "Belote scores for whoever holds K and Q of trump without being said (True), or "
+           "only when said on both cards (False, RULES §6)."),
+    Option("auto_announce", (True, False),
+           "Announcements and belote are declared automatically for whoever holds them "
+           "(RECORD.md); off, players (and records) say exactly what they declare."),
+    Option("announcements", (True, False),
+           "Announcements (tierce, cinquante, cent, carrés) are played (RULES §7)."),
+    Option("trump_sequence_wins", (True, False),
+           "Between equal sequences, one in trump beats one not in trump (RULES §7)."),
+    Option("announcement_tie", ("takers", "nobody", "first_hand"),
+           "Equal best announcements in both teams: the taking team scores, nobody scores "
+           "(FFB), or the player nearest first hand scores (RULES §7)."),
+    Option("capot_points", (252, 250), "Card points of a capot (RULES §1)."),
+    Option("litige", ("reserve", "failed", "made"),
+           "A tie: the takers' points go to a reserve won by the next decided hand, or "
+           "the tie counts as failed, or as made (RULES §8)."),
+    Option("belote_kept_when_failed", (True, False),
+           "A failed taker keeps the belote (True), or everything goes to the defense "
+           "(False, the online platform's rule)."),
+    Option("rounding", ("none", "nearest", "down"),
+           "Rounding of each hand's scores to tens: none, nearest (85 → 90, 84 → 80), down."),
+    Option("target", None, "Points that end the game (RULES §9); 0 with a hands limit.",
+           minimum=0),
+    Option("hands_limit", None,
+           "Play a fixed number of hands (tournaments) instead of a target; 0 = no limit.",
+           minimum=0),
+    Option("both_over", ("higher_total", "takers_first"),
+           "Both teams reach the target in one hand: the higher total wins, or the takers' "
+           "score is counted first (RULES §9). An exact tie plays one more hand."),
+    Option("deck_style", ("french", "international", "german", "spanish"),
+           "How cards are shown (display only; RULES §1)."),
+)
+
+OPTION_NAMES: Final = tuple(o.name for o in OPTIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule option of a game; build it from a preset (``Rules.classic()``)."""
+
+    preset: str = "classic"
+    direction: str = "counterclockwise"
+    deal_packets: str = "3-2"
+    shuffle: str = "shuffle"
+    round2_no_trump: bool = False
+    round2_all_trump: bool = False
+    all_trump_points: str = "scaled"
+    undertrump: str = "required"
+    partner_master_free: bool = True
+    belote_order: str = "any"
+    belote_automatic: bool = False
+    auto_announce: bool = True
+    announcements: bool = True
+    trump_sequence_wins: bool = True
+    announcement_tie: str = "takers"
+    capot_points: int = 252
+    litige: str = "reserve"
+    belote_kept_when_failed: bool = True
+    rounding: str = "none"
+    target: int = 1000
+    hands_limit: int = 0
+    both_over: str = "higher_total"
+    deck_style: str = "french"
+
+    def __post_init__(self) -> None:
+        for opt in OPTIONS:
+            value = getattr(self, opt.name)
+            if opt.values is None:
+                if not isinstance(value, int) or isinstance(value, bool) or value < opt.minimum:
+                    raise RulesError(f"option {opt.name!r} must be an integer >= {opt.minimum}, "
+                                     f"not {value!r}")
+            elif value not in opt.values or type(value) is not type(opt.values[0]):
+                allowed = ", ".join(repr(v) for v in opt.values)
+                raise RulesError(f"option {opt.name!r} must be one of {allowed}, not {value!r}")
+        if self.target == 0 and self.hands_limit == 0:
+            raise RulesError("a game needs a target or a hands_limit")
+        if self.preset not in PRESETS:
+            raise RulesError(f"unknown preset {self.preset!r} (known: {', '.join(PRESETS)})")
+
+    # -- presets ---------------------------------------------------------------------
+
+    @classmethod
+    def classic(cls) -> Rules:
+        """How-to-play page and score calculator: announcements, litige reserve, 1000."""
+        return cls(preset="classic")
+
+    @classmethod
+    def ffb(cls) -> Rules:
+        """Federation classic: no announcements (belote only), pisser required, 1000."""
+        return cls(preset="ffb", announcements=False, announcement_tie="nobody")
+
+    @classmethod
+    def skill7(cls) -> Rules:
+        """Online platform: to 501, failed gives everything away, tie: nearest first hand."""
+        return cls(preset="skill7", target=501, announcement_tie="first_hand",
+                   belote_kept_when_failed=False)
+
+    @classmethod
+    def moroccan(cls) -> Rules:
+        """Score calculator's game: as classic, shown with the Spanish deck."""
+        return cls(preset="moroccan", deck_style="spanish")
+
+    @classmethod
+    def preset_named(cls, name: str) -> Rules:
+        """The preset of that name (``classic``, ``ffb``, ``skill7``, ``moroccan``)."""
+        try:
+            return PRESETS[name]()
+        except KeyError:
+            raise RulesError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
+
+    # -- records ---------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from a record's ``rules`` object: a preset plus overrides by name."""
+        if not isinstance(data, dict):
+            raise RulesError("'rules' must be an object such as {\"preset\": \"classic\"}")
+        base = cls.preset_named(str(data.get("preset", "classic")))
+        overrides = {k: v for k, v in data.items() if k != "preset"}
+        unknown = [k for k in overrides if k not in OPTION_NAMES]
+        if unknown:
+            raise RulesError(f"unknown rule option {unknown[0]!r} (see docs/rules.md)")
+        return base.replace(**overrides)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The preset name plus every option that differs from the preset."""
+        base = PRESETS[self.preset]()
+        out: dict[str, Any] = {"preset": self.preset}
+        for name in OPTION_NAMES:
+            if getattr(self, name) != getattr(base, name):
+                out[name] = getattr(self, name)
+        return out
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated)."""
+        return dataclasses.replace(self, **changes)
+
+
+PRESETS: Final = {
+    "classic": Rules.classic,
+    "ffb": Rules.ffb,
+    "skill7": Rules.skill7,
+    "moroccan": Rules.moroccan,
+}
+
+
+def options_markdown() -> str:
+    """The options table of ``docs/rules.md``, generated from :data:`OPTIONS`."""
+    presets = {name: make() for name, make in PRESETS.items()}
+    head = "| option | values | " + " | ".join(presets) + " | meaning |"
+    sep = "|" + "---|" * (len(presets) + 3)
+    rows = [head, sep]
+    for opt in OPTIONS:
+        values = "integer ≥ %d" % opt.minimum if opt.values is None else " / ".join(
+            f"`{v!r}`" if not isinstance(v, str) else f"`{v}`" for v in opt.values)
+        cells = [f"`{getattr(p, opt.name)}`" for p in presets.values()]
+        rows.append(f"| `{opt.name}` | {values} | " + " | ".join(cells) + f" | {opt.doc} |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - regenerates the docs table
+    print(options_markdown(), end="")

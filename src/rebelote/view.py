@@ -1,0 +1,132 @@
+"""A seat's view of a hand: its own cards and everything public, nothing else.
+
+Bots and clients only ever receive a :class:`SeatView`; the full
+:class:`~rebelote.hand.HandState` stays with the referee. The separation is structural:
+a view holds no reference to the state it was made from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rebelote.cards import Card, CardSet, cards_of
+from rebelote.rules import Rules
+
+if TYPE_CHECKING:
+    from rebelote.hand import HandState
+
+PHASE_NAMES = ("auction", "play", "over")
+
+
+@dataclass(frozen=True, slots=True)
+class PublicAnnouncement:
+    """An announcement as the table knows it: its kind at once, its cards once shown."""
+
+    seat: int
+    kind: str
+    points: int
+    cards: CardSet | None  # None until shown at trick 2 (always known to its owner)
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick on the table: who led, the cards in play order, the winner when complete."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None = None
+
+    def seat_of(self, index: int) -> int:
+        """Seat that played the ``index``-th card of the trick."""
+        return (self.leader + index) & 3
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything seat ``seat`` may know about the hand in progress."""
+
+    seat: int
+    rules: Rules
+    dealer: int
+    first_hand: int
+    phase: str
+    turn: int
+    hand: CardSet
+    retourne: Card
+    calls: tuple[int, ...]
+    taker: int
+    contract: int
+    tricks: tuple[Trick, ...]
+    trick: Trick | None
+    card_points: tuple[int, int]
+    announcements: tuple[PublicAnnouncement, ...]
+    announcement_winner: int | None
+    belote_said: tuple[tuple[int, str], ...]
+    legal_actions: tuple[int, ...]
+    totals: tuple[int, int] = (0, 0)
+    reserve: int = 0
+    hand_number: int = 0
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat is the one to act."""
+        return self.turn == self.seat
+
+    def played_cards(self) -> CardSet:
+        """Every card played so far (all public)."""
+        m = 0
+        for t in self.tricks:
+            for c in t.cards:
+                m |= 1 << c
+        if self.trick is not None:
+            for c in self.trick.cards:
+                m |= 1 << c
+        return m
+
+    def hand_cards(self) -> list[Card]:
+        """This seat's cards as a list."""
+        return cards_of(self.hand)
+
+
+def make_view(state: HandState, seat: int, totals: tuple[int, int] = (0, 0),
+              reserve: int = 0, hand_number: int = 0) -> SeatView:
+    """Build ``seat``'s view of ``state`` (only what that seat may know)."""
+    if seat not in range(4):
+        raise ValueError(f"a seat is 0..3, not {seat!r}")
+    tricks = []
+    played = state.played
+    for i, winner in enumerate(state.trick_winners):
+        tricks.append(Trick(state.trick_leaders[i], tuple(played[4 * i:4 * i + 4]), winner))
+    current = None
+    if state.trick:
+        current = Trick(state.trick_leaders[-1], tuple(state.trick))
+    shown = state.trick_number >= 1
+    anns = []
+    for s in range(4):
+        for a in state.announced[s]:
+            visible = s == seat or (shown and state.announcement_winner == (s & 1))
+            anns.append(PublicAnnouncement(s, a.kind, a.points, a.cards if visible else None))
+    return SeatView(
+        seat=seat,
+        rules=state.rules,
+        dealer=state.dealer,
+        first_hand=state.first,
+        phase=PHASE_NAMES[state.phase],
+        turn=state.turn,
+        hand=state.hands[seat],
+        retourne=state.retourne,
+        calls=tuple(state.calls),
+        taker=state.taker,
+        contract=state.mode,
+        tricks=tuple(tricks),
+        trick=current,
+        card_points=(state.card_points[0], state.card_points[1]),
+        announcements=tuple(anns),
+        announcement_winner=state.announcement_winner if shown else None,
+        belote_said=tuple(state.belote_said),
+        legal_actions=tuple(state.legal_actions()) if state.turn == seat else (),
+        totals=totals,
+        reserve=reserve,
+        hand_number=hand_number,
+    )
