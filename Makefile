@@ -1,0 +1,57 @@
+# Set-up is bootstrapped: every target creates what it needs on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+PEERS := .peers
+BELOTE_CLI := $(PEERS)/belote-cli/bin/python
+COLVER := $(PEERS)/colver/bin/python
+BELOTE_CLI_VERSION := 4.9.6
+JOBS ?= 2
+
+.PHONY: test lint typecheck pytest bench demo peers clean docs
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+# Peer engines live in their own virtualenvs and are driven by subprocess only.
+$(BELOTE_CLI):
+	$(PYTHON) -m venv $(PEERS)/belote-cli
+	$(PEERS)/belote-cli/bin/pip install -q belote-cli==$(BELOTE_CLI_VERSION)
+
+$(COLVER):
+	$(PYTHON) -m venv $(PEERS)/colver
+	$(PEERS)/colver/bin/pip install -q colver
+
+peers: $(BELOTE_CLI)
+
+test: $(STAMP) peers
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/mypy
+	$(VENV)/bin/pytest -n $(JOBS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests bench
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+pytest: $(STAMP) peers
+	$(VENV)/bin/pytest -n $(JOBS)
+
+bench: $(STAMP) $(BELOTE_CLI) $(COLVER)
+	$(PY) -m bench
+
+# Until the terminal game and the web platform exist: a game played by bots, replayed.
+demo: $(STAMP)
+	$(VENV)/bin/rebelote selfplay --preset classic --hands 12 --seed 1 --record demo-record.json
+	$(VENV)/bin/rebelote replay demo-record.json
+
+docs: $(STAMP)
+	$(PY) -m rebelote.rules > docs/rules-options.md
+
+clean:
+	rm -rf $(VENV) $(PEERS) .mypy_cache .ruff_cache .pytest_cache .hypothesis

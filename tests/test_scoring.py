@@ -1,0 +1,111 @@
+"""RULES.md §8 and §9: every worked example, the litige reserve, the options."""
+
+from __future__ import annotations
+
+import pytest
+
+from rebelote.rules import Rules
+from rebelote.scoring import FAILED, LITIGE, MADE, ScoreError, game_winner, round_score, score_hand
+
+R = Rules.classic()
+
+
+@pytest.mark.parametrize(
+    ("cards", "ann", "belote", "capot", "outcome", "scored"),
+    [
+        ((95, 67), (0, 0), (0, 0), None, MADE, (95, 67)),  # made
+        ((76, 86), (0, 0), (20, 0), None, MADE, (96, 86)),  # made with belote
+        ((70, 92), (0, 0), (0, 0), None, FAILED, (0, 162)),  # failed
+        ((60, 102), (0, 0), (20, 0), None, FAILED, (20, 162)),  # failed, takers' belote
+        ((0, 0), (0, 0), (0, 0), 0, MADE, (252, 0)),  # takers capot
+        ((0, 0), (20, 0), (0, 0), 0, MADE, (272, 0)),  # takers capot + tierce
+        ((81, 81), (0, 0), (0, 0), None, LITIGE, (0, 81)),  # litige
+        ((70, 92), (0, 20), (20, 0), None, FAILED, (20, 182)),  # failed with tierce, belote
+        ((57, 105), (50, 0), (0, 0), None, MADE, (107, 105)),  # quarante makes 57 suffice
+        ((40, 122), (50, 0), (0, 0), None, FAILED, (0, 212)),  # takers' 50 but failed
+    ],
+)
+def test_rules_section_8_worked_examples(
+    cards: tuple[int, int], ann: tuple[int, int], belote: tuple[int, int], capot: int | None,
+    outcome: str, scored: tuple[int, int],
+) -> None:
+    s = score_hand(R, 0, cards, ann, belote, 0, capot)
+    assert s.outcome == outcome
+    assert s.scored == scored
+    # The same hand with the teams swapped scores the mirror image.
+    m = score_hand(R, 1, cards[::-1], ann[::-1], belote[::-1], 0,
+                   None if capot is None else 1 - capot)
+    assert m.scored == scored[::-1]
+
+
+def test_litige_puts_takers_points_in_reserve() -> None:
+    s = score_hand(R, 0, (81, 81))
+    assert (s.outcome, s.scored, s.reserve) == (LITIGE, (0, 81), 81)
+
+
+def test_reserve_accumulates_over_ties_and_goes_to_next_winner() -> None:
+    first = score_hand(R, 0, (81, 81))
+    second = score_hand(R, 1, (81, 81), reserve=first.reserve)
+    assert second.reserve == 162 and second.scored == (81, 0)
+    made = score_hand(R, 0, (100, 62), reserve=second.reserve)
+    assert made.scored == (262, 62) and made.reserve == 0 and made.reserve_won_by == 0
+    failed = score_hand(R, 0, (60, 102), reserve=81)
+    assert failed.scored == (0, 243) and failed.reserve_won_by == 1
+
+
+def test_belote_never_goes_to_the_reserve() -> None:
+    s = score_hand(R, 0, (71, 91), belote=(20, 0))
+    assert s.outcome == LITIGE
+    assert s.scored == (20, 91) and s.reserve == 71
+
+
+def test_litige_options_failed_and_made() -> None:
+    assert score_hand(R.replace(litige="failed"), 0, (81, 81)).scored == (0, 162)
+    assert score_hand(R.replace(litige="made"), 0, (81, 81)).scored == (81, 81)
+
+
+def test_defense_capot_and_capot_points_option() -> None:
+    assert score_hand(R, 0, (0, 0), capot=1).scored == (0, 252)
+    assert score_hand(R.replace(capot_points=250), 0, (0, 0), capot=0).scored == (250, 0)
+    assert score_hand(R.replace(capot_points=250), 0, (0, 0), (0, 20), capot=1).scored == (0, 270)
+
+
+def test_defense_keeps_its_announcements_on_takers_capot() -> None:
+    s = score_hand(R, 0, (0, 0), (0, 0), (0, 20), capot=0)
+    assert s.scored == (252, 20)
+
+
+def test_failed_taker_loses_belote_with_skill7() -> None:
+    s = score_hand(Rules.skill7(), 0, (60, 102), belote=(20, 0))
+    assert s.scored == (0, 182)
+
+
+@pytest.mark.parametrize(("rounding", "value", "expected"), [
+    ("none", 85, 85), ("nearest", 85, 90), ("nearest", 84, 80), ("down", 89, 80),
+])
+def test_rounding(rounding: str, value: int, expected: int) -> None:
+    assert round_score(R.replace(rounding=rounding), value) == expected
+
+
+def test_rounding_applies_to_hand_scores() -> None:
+    s = score_hand(R.replace(rounding="nearest"), 0, (95, 67))
+    assert s.scored == (100, 70)
+
+
+@pytest.mark.parametrize("bad", [(100, 100), (-1, 163), (163, -1)])
+def test_impossible_card_points_are_refused(bad: tuple[int, int]) -> None:
+    with pytest.raises(ScoreError):
+        score_hand(R, 0, bad)
+
+
+def test_game_end_rules() -> None:
+    assert game_winner(R, (990, 500), 0, 5) is None
+    assert game_winner(R, (1001, 500), 0, 5) == 0
+    assert game_winner(R, (1010, 1050), 0, 5) == 1  # both over: higher total
+    tf = R.replace(both_over="takers_first")
+    assert game_winner(tf, (1010, 1050), 0, 5) == 0  # takers counted first
+    assert game_winner(tf, (990, 1050), 0, 5) == 1
+    assert game_winner(R, (1020, 1020), 0, 5) is None  # exact tie: one more hand
+    limited = R.replace(target=0, hands_limit=4)
+    assert game_winner(limited, (300, 200), 0, 3) is None
+    assert game_winner(limited, (300, 200), 0, 4) == 0
