@@ -51,7 +51,7 @@ demo: $(STAMP)
 	$(VENV)/bin/rebelote replay demo-record.json
 
 docs: $(STAMP)
-	$(PY) -m rebelote.rules > docs/rules-options.md
+	$(PY) -c "from rebelote.rules import options_markdown as o; print(o(), end='')" > docs/rules-options.md
 
 clean:
 	rm -rf $(VENV) $(PEERS) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -123,7 +123,7 @@ def test_announcing_after_trick_one_is_refused() -> None:
     assert h.hands == hand_before
 
 
-def _belote_hand(rules: Rules, order: str) -> HandState:
+def _belote_hand(rules: Rules, order: str) -> tuple[HandState, str]:
     # Seat 0 holds KH QH (trump H) and plays them first, in ``order``.
     spec = {0: "KH QH AS AD AC 7S 7D 7C", 1: "JH 9H", 2: "AH 10H", 3: "8H 7H"}
     h = HandState.with_contract(rules, 3, deal_of(spec), 0, 1)
@@ -131,7 +131,7 @@ def _belote_hand(rules: Rules, order: str) -> HandState:
     h.play(parse_card(first))
     for _ in range(3):
         h.play(min(c for c in range(32) if h.legal_cards() >> c & 1))
-    return h, second  # type: ignore[return-value]
+    return h, second
 
 
 def test_belote_any_order_and_king_first_option() -> None:
@@ -141,7 +141,7 @@ def test_belote_any_order_and_king_first_option() -> None:
         (Rules.ffb().replace(belote_order="king_first"), "QH KH", 0),
         (Rules.ffb().replace(belote_order="king_first"), "KH QH", 20),
     ]:
-        h, second = _belote_hand(rules, order)  # type: ignore[misc]
+        h, second = _belote_hand(rules, order)
         # Trick 1 was won by trump J (seat 1); play on until seat 0 plays its second card.
         while not h.is_over:
             legal = [c for c in range(32) if h.legal_cards() >> c & 1]

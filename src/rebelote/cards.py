@@ -98,7 +98,8 @@ def parse_card(text: str) -> Card:
         raise CardError(f"a card must be a string such as 'JS', not {text!r}")
     t = text.strip().upper()
     if len(t) < 2 or t[:-1] not in _RANK_INPUT or t[-1] not in _SUIT_INPUT:
-        raise CardError(f"{text!r} is not a card (expected a rank A K Q J 10 9 8 7 then a suit S H D C)")
+        raise CardError(f"{text!r} is not a card (expected a rank A K Q J 10 9 8 7 "
+                        "then a suit S H D C)")
     return _SUIT_INPUT[t[-1]] * 8 + _RANK_INPUT[t[:-1]]
 
 
@@ -152,7 +153,7 @@ def format_cards(mask: CardSet) -> str:
 
 def is_trump_ranked(mode: int, suit: Suit) -> bool:
     """Whether cards of ``suit`` follow the trump order under contract ``mode``."""
-    return mode == ALL_TRUMP or mode == suit
+    return mode in (ALL_TRUMP, suit)
 
 
 def order_in(mode: int, card: Card) -> int:
@@ -188,6 +189,10 @@ WIN_VALUE: Final = tuple(_win_table(m) for m in MODES)
 
 def points_table(mode: int, all_trump_points: str = "scaled") -> tuple[int, ...]:
     """Card points of each card under ``mode`` (tout atout per RULES.md §1 option)."""
+    return _POINTS_TABLES[mode, all_trump_points]
+
+
+def _points_table(mode: int, all_trump_points: str) -> tuple[int, ...]:
     if mode == NO_TRUMP:
         return tuple(NO_TRUMP_POINTS[c & 7] for c in range(32))
     if mode == ALL_TRUMP:
@@ -196,6 +201,11 @@ def points_table(mode: int, all_trump_points: str = "scaled") -> tuple[int, ...]
     return tuple(
         TRUMP_POINTS[c & 7] if (c >> 3) == mode else PLAIN_POINTS[c & 7] for c in range(32)
     )
+
+
+_POINTS_TABLES: Final = {
+    (m, ta): _points_table(m, ta) for m in MODES for ta in ALL_TRUMP_POINTS
+}
 
 
 def mode_name(mode: int) -> str:

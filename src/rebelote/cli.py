@@ -43,8 +43,9 @@ def _replay_text(replays: list[Replay]) -> str:
                 lines.append(head + "void (all passed twice)")
                 continue
             who = f"seat {h.taker} took {h.trump}" if h.taker is not None else "auction"
+            cards = f"{h.card_points[0]:>3}-{h.card_points[1]:<3}"
             lines.append(
-                head + f"{who:<16} {h.outcome:<11} cards {h.card_points[0]:>3}-{h.card_points[1]:<3} "
+                head + f"{who:<16} {h.outcome:<11} cards {cards} "
                 f"ann {h.announcements[0]}-{h.announcements[1]} bel {h.belote[0]}-{h.belote[1]} "
                 f"scored {h.scored[0]:>3}-{h.scored[1]:<3} reserve {h.reserve}")
         t = rep.game.totals

@@ -65,6 +65,7 @@ AUCTION: Final = 0
 PLAY: Final = 1
 OVER: Final = 2
 
+_ALL_CARDS: Final = frozenset(range(32))
 _KQ: Final = tuple((1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN)) for s in range(4))
 
 
@@ -102,11 +103,42 @@ class HandState:
     """The full state of one hand, for the referee. Copy it with :meth:`copy`."""
 
     __slots__ = (
-        "_belote_said", "_belote_first", "_belote_suits", "_ann_winner", "_higher",
-        "_points", "_rest", "_retourne_holder", "_stock", "_win", "announced", "ann_points", "belote_points",
-        "best_card", "best_seat", "best_value", "calls", "card_points", "dealer", "dealt",
-        "first", "hands", "initial", "led", "mode", "phase", "played", "retourne", "rules",
-        "taker", "trick", "trick_leaders", "trick_winners", "tricks_won", "turn",
+        "_ann_winner",
+        "_belote_first",
+        "_belote_said",
+        "_belote_suits",
+        "_higher",
+        "_legal",
+        "_points",
+        "_rest",
+        "_retourne_holder",
+        "_stock",
+        "_win",
+        "ann_points",
+        "announced",
+        "belote_points",
+        "best_card",
+        "best_seat",
+        "best_value",
+        "calls",
+        "card_points",
+        "dealer",
+        "dealt",
+        "first",
+        "hands",
+        "initial",
+        "led",
+        "mode",
+        "phase",
+        "played",
+        "retourne",
+        "rules",
+        "taker",
+        "trick",
+        "trick_leaders",
+        "trick_winners",
+        "tricks_won",
+        "turn",
     )
 
     rules: Rules
@@ -134,6 +166,17 @@ class HandState:
     announced: list[list[Announcement]]
     ann_points: tuple[int, int]
     belote_points: list[int]
+    _ann_winner: int | None
+    _belote_first: dict[int, bool]
+    _belote_said: list[tuple[int, str]]
+    _belote_suits: CardSet
+    _higher: tuple[CardSet, ...]
+    _legal: CardSet
+    _points: tuple[int, ...]
+    _rest: list[CardSet] | None
+    _retourne_holder: int
+    _stock: list[Card] | None
+    _win: tuple[int, ...]
 
     # -- construction -----------------------------------------------------------------
 
@@ -145,7 +188,7 @@ class HandState:
     @classmethod
     def deal(cls, rules: Rules, dealer: int, deck: Sequence[Card]) -> HandState:
         """Deal ``deck`` (top card first): 5 each in packets, the retourne, 11 kept back."""
-        if sorted(deck) != list(range(32)):
+        if len(deck) != 32 or set(deck) != _ALL_CARDS:
             raise ValueError("a deck must hold each of the 32 cards exactly once")
         first = (dealer + 1) & 3
         initial = [0, 0, 0, 0]
@@ -249,6 +292,7 @@ class HandState:
         self._belote_suits = 0
         self._belote_first = {}
         self._belote_said = []
+        self._legal = -1
         self._points = ()
         self._win = ()
         self._higher = ()
@@ -305,6 +349,12 @@ class HandState:
 
     def legal_cards(self) -> CardSet:
         """The cards the seat to play may play, as a set (0 outside the play)."""
+        if self._legal >= 0:
+            return self._legal
+        self._legal = legal = self._legal_cards()
+        return legal
+
+    def _legal_cards(self) -> CardSet:
         if self.phase != PLAY:
             return 0
         hand = self.hands[self.turn]
@@ -336,7 +386,10 @@ class HandState:
     def legal_actions(self) -> list[int]:
         """Every action the seat to act may take now: calls, or cards."""
         if self.phase == PLAY:
-            return cards_of(self.legal_cards())
+            legal = self._legal
+            if legal < 0:
+                self._legal = legal = self._legal_cards()
+            return cards_of(legal)
         return self.legal_calls()
 
     # -- actions ----------------------------------------------------------------------
@@ -412,6 +465,7 @@ class HandState:
             i += n
 
     def _start_play(self, hands: list[CardSet], mode: int) -> None:
+        self._legal = -1
         self.hands = hands
         self.dealt = hands[:]
         self.mode = mode
@@ -420,6 +474,7 @@ class HandState:
         self._points = points_table(mode, self.rules.all_trump_points)
         self._win = WIN_VALUE[mode]
         self._higher = HIGHER[mode]
+        suits: tuple[int, ...]
         if mode == NO_TRUMP:
             suits = ()
         elif mode == ALL_TRUMP:
@@ -446,13 +501,16 @@ class HandState:
         automatic declaration when ``rules.auto_announce`` is on.
         """
         if self.phase != PLAY:
+            why = "the auction is not over" if self.phase == AUCTION else "the hand is over"
             raise WrongPhase(f"{card_name(card) if 0 <= card < 32 else card!r} cannot be "
-                             f"played: {'the auction is not over' if self.phase == AUCTION else 'the hand is over'}",
-                             rule="cards only in the play")
+                             f"played: {why}", rule="cards only in the play")
         player = self.turn
         if seat is not None and seat != player:
             raise NotYourTurn(f"seat {seat} cannot play: it is seat {player}'s turn")
-        if not (self.legal_cards() >> card) & 1:
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal_cards()
+        if not (legal >> card) & 1:
             raise self._play_error(card, player)
         declared: list[Announcement] | None = None
         if announce is not None or (
@@ -462,6 +520,7 @@ class HandState:
         # -- from here on nothing can fail: the state changes --
         if declared is not None:
             self.announced[player] = declared
+        self._legal = -1
         bit = 1 << card
         self.hands[player] ^= bit
         if self._belote_suits & bit:

@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rebelote.cards import CardError, CardSet, card_name, cards_of, mode_name, parse_card, parse_mode
+from rebelote.cards import (
+    CardError,
+    CardSet,
+    card_name,
+    cards_of,
+    mode_name,
+    parse_card,
+    parse_mode,
+)
 from rebelote.errors import IllegalAction
 from rebelote.game import Game
 from rebelote.hand import AUCTION, PLAY, HandState, action_name, parse_action
@@ -135,7 +143,8 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
     except FileNotFoundError:
         raise RecordError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot be read as UTF-8 text ({exc.__class__.__name__})") from None
+        raise RecordError(f"{path}: cannot be read as UTF-8 text "
+                          f"({exc.__class__.__name__})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -229,7 +238,8 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
                 mode = parse_mode(str(contract.get("trump", "")))
             except CardError:
                 raise RecordError(f"hand {hand_no}: the contract's trump must be S, H, D, C, "
-                                  f"SA or TA, not {contract.get('trump')!r}", hand=hand_no) from None
+                                  f"SA or TA, not {contract.get('trump')!r}",
+                                  hand=hand_no) from None
             hand = HandState.with_contract(rules, dealer, cards, taker, mode, retourne)
         else:
             raise RecordError(f"hand {hand_no}: needs an 'auction' or a 'contract'", hand=hand_no)

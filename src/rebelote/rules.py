@@ -1,8 +1,8 @@
 """One frozen :class:`Rules` value holds every rule option; presets are named constructors.
 
 Each option is documented in :data:`OPTIONS` (name, allowed values, meaning); the docs
-table ``docs/rules.md`` is generated from it (``python -m rebelote.rules``) and a test
-checks that the two agree.
+page ``docs/rules-options.md`` is generated from it (``make docs``) and a test checks
+that the two agree.
 """
 
 from __future__ import annotations
@@ -198,17 +198,24 @@ PRESETS: Final = {
 
 
 def options_markdown() -> str:
-    """The options table of ``docs/rules.md``, generated from :data:`OPTIONS`."""
+    """The page ``docs/rules-options.md``, generated from :data:`OPTIONS`."""
     presets = {name: make() for name, make in PRESETS.items()}
+    intro = (
+        "# Rule options\n\n"
+        "Generated from `rebelote.rules.OPTIONS` by `make docs`; a test keeps it in step.\n"
+        "A record's `rules` object names a preset and overrides any option by name, e.g.\n"
+        '`{"preset": "classic", "target": 501, "litige": "failed"}`. The columns show each\n'
+        "preset's value.\n\n"
+    )
     head = "| option | values | " + " | ".join(presets) + " | meaning |"
     sep = "|" + "---|" * (len(presets) + 3)
     rows = [head, sep]
     for opt in OPTIONS:
-        values = "integer ≥ %d" % opt.minimum if opt.values is None else " / ".join(
+        values = f"integer ≥ {opt.minimum}" if opt.values is None else " / ".join(
             f"`{v!r}`" if not isinstance(v, str) else f"`{v}`" for v in opt.values)
         cells = [f"`{getattr(p, opt.name)}`" for p in presets.values()]
         rows.append(f"| `{opt.name}` | {values} | " + " | ".join(cells) + f" | {opt.doc} |")
-    return "\n".join(rows) + "\n"
+    return intro + "\n".join(rows) + "\n"
 
 
 if __name__ == "__main__":  # pragma: no cover - regenerates the docs table

@@ -125,10 +125,7 @@ def game_winner(
     are over, the higher total wins (or the last hand's takers with ``takers_first``);
     an exact tie plays on.
     """
-    if rules.hands_limit:
-        over = hands_played >= rules.hands_limit
-    else:
-        over = max(totals) >= rules.target
+    over = hands_played >= rules.hands_limit if rules.hands_limit else max(totals) >= rules.target
     if not over:
         return None
     if (

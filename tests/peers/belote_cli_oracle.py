@@ -10,8 +10,7 @@ import json
 import sys
 
 from belote.deck import Card, Rank, Suit
-from belote.game import Seat, _calculate_legal_cards_impl, _CARD_TO_ID, trick_winner_seat
-from belote.game import TrickCard
+from belote.game import _CARD_TO_ID, Seat, TrickCard, _calculate_legal_cards_impl, trick_winner_seat
 
 SUITS = [Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS]
 RANKS = [Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE]

@@ -1,0 +1,5 @@
+"""``python -m rebelote`` is the ``rebelote`` command."""
+
+from rebelote.cli import main
+
+main()
