@@ -196,3 +196,10 @@ def test_cli_missing_file_and_unknown_preset() -> None:
     assert run_cli("replay", "/nonexistent/file.json").returncode == 2
     res = run_cli("selfplay", "--preset", "whist")
     assert res.returncode == 2 and "unknown preset" in res.stderr
+
+
+@pytest.mark.parametrize("args", [("replay",), ("selfplay", "--hands", "x"), ("bogus",)])
+def test_cli_usage_errors_are_one_sentence_exit_2(args: tuple[str, ...]) -> None:
+    res = run_cli(*args)
+    assert res.returncode == 2
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr

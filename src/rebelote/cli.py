@@ -150,9 +150,21 @@ def selfplay(
 
 
 def main() -> None:
-    """Console entry point: turn unexpected failures into one sentence and exit 1."""
+    """Console entry point: usage errors are one sentence with exit 2, unexpected
+    failures one sentence with exit 1; never a traceback."""
     try:
-        app(standalone_mode=True)
+        code = app(standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        print("rebelote: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except typer.TyperException as exc:  # usage errors (exit code 2) and the like
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+        print(f"rebelote: {exc.format_message()}{hint}", file=sys.stderr)
+        sys.exit(exc.exit_code)
     except SystemExit:
         raise
     except KeyboardInterrupt:
