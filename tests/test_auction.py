@@ -127,3 +127,19 @@ def test_random_deals_give_8_cards_each_after_taking() -> None:
         assert h.hands[h.taker] >> h.retourne & 1
         if h.mode < 4:
             assert h.retourne >> 3 == h.mode or len(h.calls) > 4
+
+
+def test_shuffle_is_uniform_enough() -> None:
+    from rebelote.hand import deal_deck
+
+    rng = random.Random(12)
+    n = 64_000
+    counts = [[0] * 32 for _ in range(32)]  # counts[card][position]
+    for _ in range(n):
+        for pos, card in enumerate(deal_deck(rng)):
+            counts[card][pos] += 1
+    expected = n / 32
+    chi2 = sum((c - expected) ** 2 / expected for row in counts for c in row)
+    # 31 * 31 = 961 degrees of freedom: mean 961, sd about 44; 1200 is > 5 sd out.
+    assert chi2 < 1200
+    assert sorted(deal_deck(random.Random(1))) == list(range(32))
