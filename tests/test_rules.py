@@ -48,7 +48,8 @@ def test_every_option_is_documented_and_every_field_is_an_option() -> None:
         assert len(opt.doc) > 20
         default = getattr(Rules(), opt.name)
         assert opt.values is None or default in opt.values
-    assert set(PRESETS) == {"classic", "ffb", "skill7", "moroccan"}
+    assert set(PRESETS) == {"classic", "ffb", "skill7", "moroccan", "coinche", "contree",
+                            "acorralada"}
 
 
 def test_generated_docs_are_up_to_date() -> None:

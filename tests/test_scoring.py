@@ -109,3 +109,55 @@ def test_game_end_rules() -> None:
     limited = R.replace(target=0, hands_limit=4)
     assert game_winner(limited, (300, 200), 0, 3) is None
     assert game_winner(limited, (300, 200), 0, 4) == 0
+
+
+# -- auction games (RULES.md §4) ------------------------------------------------------------
+
+from rebelote.scoring import HandOutcome, score_outcome  # noqa: E402
+
+CO = Rules.coinche()
+CT = Rules.contree()
+AC = Rules.acorralada()
+
+
+@pytest.mark.parametrize(("rules", "outcome", "expected", "result"), [
+    # coinche: made = bid reached AND more than the defense; points + bid; rounded to tens
+    (CO, HandOutcome(0, (100, 62), bid=90), (190, 60), MADE),
+    (CO, HandOutcome(0, (85, 77), bid=80, belote=(20, 0)), (190, 80), MADE),
+    (CO, HandOutcome(0, (80, 82), bid=80), (0, 240), FAILED),  # reached, not more
+    (CO, HandOutcome(0, (70, 92), bid=80, announcements=(20, 0)), (0, 260), FAILED),
+    (CO, HandOutcome(0, (100, 62), bid=90, double=2), (500, 0), MADE),  # (160+90)×2
+    (CO, HandOutcome(0, (100, 62), bid=90, double=4), (1000, 0), MADE),  # ×4
+    (CO, HandOutcome(0, (60, 102), bid=90, double=2, belote=(20, 0)), (20, 500), FAILED),
+    (CO.replace(multiplier_on="bid"), HandOutcome(0, (100, 62), bid=90, double=2),
+     (340, 0), MADE),  # 160 + 90 × 2
+    (CO.replace(surcoinche_multiplier=3), HandOutcome(0, (100, 62), bid=90, double=4),
+     (750, 0), MADE),
+    (CO, HandOutcome(0, capot=0, bid=250, capot_bid=True), (500, 0), MADE),  # 250 + 250
+    (CO, HandOutcome(0, (150, 12), bid=250, capot_bid=True), (0, 410), FAILED),
+    (CO.replace(capot_bid_value=500), HandOutcome(0, capot=0, bid=500, capot_bid=True),
+     (750, 0), MADE),
+    # contrée: bid reached = made (defense may score more); failed loses the belote
+    (CT, HandOutcome(0, (81, 81), bid=80), (81, 81), MADE),
+    (CT.replace(contree_adds_bid=True), HandOutcome(0, (81, 81), bid=80), (161, 81), MADE),
+    (CT, HandOutcome(0, (60, 102), bid=80, belote=(20, 0)), (80, 102), MADE),  # belote counts
+    (CT, HandOutcome(0, (50, 112), bid=80, belote=(20, 0)), (0, 240), FAILED),
+    # acorralada: made: both score their points, takers add the bid (×2/×4); failed: all
+    (AC, HandOutcome(0, (100, 62), bid=90), (190, 62), MADE),
+    (AC, HandOutcome(0, (100, 62), bid=90, double=2), (280, 62), MADE),
+    (AC, HandOutcome(0, (80, 82), bid=90, belote=(0, 20)), (0, 182), FAILED),
+])
+def test_auction_scoring(rules: Rules, outcome: HandOutcome, expected: tuple[int, int],
+                         result: str) -> None:
+    s = score_outcome(rules, outcome)
+    assert (s.scored, s.outcome) == (expected, result)
+
+
+def test_auction_outcomes_are_checked() -> None:
+    for bad in (HandOutcome(0, (100, 62), bid=75), HandOutcome(0, (100, 62), bid=170),
+                HandOutcome(0, (100, 62), bid=90, double=3),
+                HandOutcome(0, (100, 62), bid=300, capot_bid=True)):
+        with pytest.raises(ScoreError):
+            score_outcome(CO, bad)
+    with pytest.raises(ScoreError, match="no bid"):
+        score_outcome(R, HandOutcome(0, (100, 62), bid=90))

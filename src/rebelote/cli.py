@@ -6,6 +6,7 @@ Exit codes: 0 success, 2 bad input (one sentence on stderr), 1 any other failure
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from collections import Counter
@@ -18,6 +19,7 @@ from rebelote.bots import LEVELS, make_bot
 from rebelote.game import Game
 from rebelote.record import RecordError, Replay, records_of, replay_file, write_record
 from rebelote.rules import PRESETS, Rules, RulesError
+from rebelote.scoring import ScoreError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="rebelote: belote and its family — rules engine, records, bots.")
@@ -147,6 +149,117 @@ def selfplay(
         print(f"game {i}: {len(g.hands)} hands, {g.totals[0]} - {g.totals[1]}, {state}")
     if record is not None:
         print(f"record written to {record}")
+
+
+score_app = typer.Typer(
+    add_completion=False, invoke_without_command=True,
+    help="The score calculator: interactive pad, or `hand` / `game` for scripts.")
+app.add_typer(score_app, name="score")
+
+
+def default_sheet_path() -> Path:
+    """Where the pad keeps its sheet: $XDG_DATA_HOME/rebelote/score-sheet.json."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "rebelote" / "score-sheet.json"
+
+
+@score_app.callback()
+def score(
+    ctx: typer.Context,
+    file: Annotated[Path | None, typer.Option(help="The sheet file (saved after every hand).")]
+    = None,
+    lang: Annotated[str, typer.Option(help="Language: en, fr, es.")] = "en",
+) -> None:
+    """Interactive score pad: enter each hand's outcome, see both teams' scores."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from rebelote.i18n import LANGS
+    from rebelote.pad import run_pad
+
+    if lang not in LANGS:
+        _fail(f"unknown language {lang!r} (en, fr, es)")
+    raise typer.Exit(run_pad(file or default_sheet_path(), lang))
+
+
+def _parse_announce(items: list[str]) -> tuple[int, int]:
+    ann = [0, 0]
+    for item in items:
+        team, sep, points = item.partition("=")
+        if not sep or team.strip() not in ("0", "1") or not points.strip().isdigit():
+            raise ScoreError(f"--announce takes TEAM=POINTS such as 0=20, not {item!r}")
+        ann[int(team)] += int(points)
+    return ann[0], ann[1]
+
+
+@score_app.command("hand")
+def score_hand_cmd(
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset.")] = "classic",
+    taker: Annotated[int, typer.Option(help="The taking team: 0 or 1.")] = 0,
+    points: Annotated[int | None, typer.Option(
+        help="Team 0's card points, dix de der included (162 minus them for team 1).")] = None,
+    capot: Annotated[int | None, typer.Option(help="The team that won every trick.")] = None,
+    announce: Annotated[list[str] | None, typer.Option(
+        help="TEAM=POINTS of announcements that scored (repeatable).")] = None,
+    belote: Annotated[list[int] | None, typer.Option(
+        help="A team that said belote-rebelote (repeatable).")] = None,
+    bid: Annotated[str | None, typer.Option(help="Auction games: 80..160 or capot.")] = None,
+    double: Annotated[int, typer.Option(help="1, 2 (coinche) or 4 (surcoinche).")] = 1,
+    reserve: Annotated[int, typer.Option(help="Litige reserve carried in.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+) -> None:
+    """Score one hand from its outcome."""
+    from rebelote.calculator import HandEntry
+    from rebelote.scoring import score_outcome
+
+    try:
+        the_rules = Rules.preset_named(rules)
+        capot_bid = bid is not None and bid.strip().lower() == "capot"
+        bid_value = 0
+        if bid is not None and not capot_bid:
+            if not bid.strip().isdigit():
+                raise ScoreError(f"--bid takes 80..160 or capot, not {bid!r}")
+            bid_value = int(bid)
+        entry = HandEntry(taker, points, capot, _parse_announce(announce or []),
+                          tuple(belote or ()), bid_value, double, capot_bid)
+        if reserve < 0:
+            raise ScoreError("the reserve cannot be negative")
+        result = score_outcome(the_rules, entry.outcome(the_rules), reserve)
+    except (RulesError, ScoreError) as exc:
+        _fail(str(exc), 2, {"message": str(exc)}, as_json)
+    out = {"outcome": result.outcome, "scored": list(result.scored), "reserve": result.reserve}
+    if as_json:
+        print(json.dumps(out))
+    else:
+        print(f"{result.outcome}: team 0 scores {result.scored[0]}, team 1 scores "
+              f"{result.scored[1]}; reserve {result.reserve}")
+
+
+@score_app.command("game")
+def score_game_cmd(
+    file: Annotated[Path, typer.Argument(
+        help="{\"rules\": {...}, \"hands\": [...]} or a saved sheet.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+    lang: Annotated[str, typer.Option(help="Language of the table: en, fr, es.")] = "en",
+) -> None:
+    """Score a whole game of hand outcomes: each hand, running totals, the winner."""
+    from rebelote.calculator import ScoreSheet
+
+    try:
+        sheet = ScoreSheet.load(file)
+        report = sheet.report()
+    except ScoreError as exc:
+        _fail(str(exc), 2, {"message": str(exc)}, as_json)
+    if as_json:
+        print(json.dumps(report))
+        return
+    from rich.console import Console
+
+    from rebelote.pad import sheet_table
+
+    console = Console()
+    console.print(sheet_table(sheet, lang))
+    winner = report["winner"]
+    console.print(f"winner: team {winner}" if winner is not None else "game not over")
 
 
 def main() -> None:

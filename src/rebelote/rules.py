@@ -27,6 +27,26 @@ class Option:
 
 
 OPTIONS: Final[tuple[Option, ...]] = (
+    Option("game", ("retourne", "auction"),
+           "How the contract is made: a retourne and two rounds of taking (classic, RULES "
+           "§3), or an auction of bids 80..160 and capot with 8 cards dealt at once (§4)."),
+    Option("auction_deal", ("3-2-3", "3-3-2", "2-3-3"),
+           "Packets of the 8 cards dealt at once in auction games (RULES §4)."),
+    Option("auction_scoring", ("coinche", "contree", "acorralada"),
+           "Scoring of auction games (RULES §4): FFB coinche (made = bid reached and more "
+           "than the defense), FFB contrée (made = bid reached; no announcements), or the "
+           "online platform's acorralada."),
+    Option("auction_no_trump", (False, True), "Sans atout (SA) may be bid (RULES §4)."),
+    Option("auction_all_trump", (False, True), "Tout atout (TA) may be bid (RULES §4)."),
+    Option("multiplier_on", ("whole", "bid"),
+           "A coinche/contre multiplies the whole score (160 + announcements + bid) or only "
+           "the bid (RULES §4)."),
+    Option("surcoinche_multiplier", (4, 3), "Multiplier of a surcoinche/surcontre."),
+    Option("capot_bid_value", (250, 500), "Value of a capot bid (RULES §4)."),
+    Option("contree_adds_bid", (False, True),
+           "Contrée made: the takers score their points (False) or their points + the bid."),
+    Option("raise_after_passes", (False, True),
+           "Acorralada: once the others have passed, the winning bidder may raise once."),
     Option("direction", ("counterclockwise", "clockwise"),
            "Way the table turns for dealing, bidding and play (RULES §2). Seat s+1 always "
            "plays after seat s; this only says which way that is around a real table."),
@@ -92,6 +112,16 @@ class Rules:
     """Every rule option of a game; build it from a preset (``Rules.classic()``)."""
 
     preset: str = "classic"
+    game: str = "retourne"
+    auction_deal: str = "3-2-3"
+    auction_scoring: str = "coinche"
+    auction_no_trump: bool = False
+    auction_all_trump: bool = False
+    multiplier_on: str = "whole"
+    surcoinche_multiplier: int = 4
+    capot_bid_value: int = 250
+    contree_adds_bid: bool = False
+    raise_after_passes: bool = False
     direction: str = "counterclockwise"
     deal_packets: str = "3-2"
     shuffle: str = "shuffle"
@@ -154,8 +184,35 @@ class Rules:
         return cls(preset="moroccan", deck_style="spanish")
 
     @classmethod
+    def coinche(cls) -> Rules:
+        """Federation coinche: auction with announcements, ×2/×4 on the whole score,
+        nearest-ten rounding, free discard instead of under-trumping, to 2000."""
+        return cls(preset="coinche", game="auction", auction_scoring="coinche",
+                   auction_no_trump=True, auction_all_trump=True,
+                   all_trump_points="reduced13", undertrump="free", target=2000,
+                   announcement_tie="nobody", rounding="nearest", capot_points=250)
+
+    @classmethod
+    def contree(cls) -> Rules:
+        """Federation contrée: auction without announcements (belote only), bid reached
+        = made, a failed contract loses its belote, to 2000."""
+        return cls(preset="contree", game="auction", auction_scoring="contree",
+                   auction_no_trump=True, auction_all_trump=True, announcements=False,
+                   undertrump="free", target=2000, announcement_tie="nobody",
+                   belote_kept_when_failed=False, capot_points=250)
+
+    @classmethod
+    def acorralada(cls) -> Rules:
+        """Online platform's auction game: 80..160 or capote (250), raise after the
+        others pass, contra ×2 / recontra ×4, under-trumping required, to 701."""
+        return cls(preset="acorralada", game="auction", auction_scoring="acorralada",
+                   announcements=False, target=701, raise_after_passes=True,
+                   announcement_tie="nobody")
+
+    @classmethod
     def preset_named(cls, name: str) -> Rules:
-        """The preset of that name (``classic``, ``ffb``, ``skill7``, ``moroccan``)."""
+        """The preset of that name (``classic``, ``ffb``, ``skill7``, ``moroccan``,
+        ``coinche``, ``contree``, ``acorralada``)."""
         try:
             return PRESETS[name]()
         except KeyError:
@@ -194,6 +251,9 @@ PRESETS: Final = {
     "ffb": Rules.ffb,
     "skill7": Rules.skill7,
     "moroccan": Rules.moroccan,
+    "coinche": Rules.coinche,
+    "contree": Rules.contree,
+    "acorralada": Rules.acorralada,
 }
 
 

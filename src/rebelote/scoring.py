@@ -116,6 +116,118 @@ def score_hand(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """What a hand's score depends on: the engine computes it from the cards, the score
+    calculator takes it from the players. One value, scored by :func:`score_outcome`."""
+
+    taker_team: int
+    card_points: tuple[int, int] = (0, 0)
+    """Each team's card points with the dix de der (162 together); ignored on a capot."""
+    capot: int | None = None
+    """The team that won all eight tricks, if one did."""
+    announcements: tuple[int, int] = (0, 0)
+    """Announcement points that scored (only the comparison's winner has any)."""
+    belote: tuple[int, int] = (0, 0)
+    """20 per belote-rebelote, per team."""
+    bid: int = 0
+    """Auction games: the contract's value, 80..160 by tens (0 in classic)."""
+    capot_bid: bool = False
+    """Auction games: the contract was capot (all eight tricks)."""
+    double: int = 1
+    """Auction games: 1, 2 after a coinche/contre, 4 after a surcoinche/surcontre."""
+
+
+def check_outcome(rules: Rules, o: HandOutcome) -> None:
+    """Raise :class:`ScoreError` for an outcome that cannot happen under ``rules``."""
+    if o.taker_team not in (0, 1):
+        raise ScoreError(f"the taking team must be 0 or 1, not {o.taker_team!r}")
+    if o.capot is not None and o.capot not in (0, 1):
+        raise ScoreError(f"the capot team must be 0 or 1, not {o.capot!r}")
+    a, b = o.card_points
+    if o.capot is None and (a < 0 or b < 0 or a + b != 162):
+        raise ScoreError(f"card points must be two numbers from 0 to 162 adding up to 162 "
+                         f"(dix de der included), not {a} and {b}")
+    if min(o.announcements) < 0 or min(o.belote) < 0:
+        raise ScoreError("announcement and belote points cannot be negative")
+    if min(o.announcements) > 0:
+        raise ScoreError("only one team's announcements score: the team holding the best one")
+    if any(x % 20 for x in o.belote):
+        raise ScoreError("belote is worth 20 (one per K-Q of trump)")
+    if max(o.announcements) > 0 and not rules.announcements:
+        raise ScoreError(f"the {rules.preset} rules have no announcements")
+    if rules.game == "retourne":
+        if o.bid or o.capot_bid or o.double != 1:
+            raise ScoreError("classic belote has no bid, capot bid or coinche")
+        return
+    if o.capot_bid:
+        if o.bid not in (0, rules.capot_bid_value):
+            raise ScoreError(f"a capot bid is worth {rules.capot_bid_value}, not {o.bid}")
+    elif not (80 <= o.bid <= 160 and o.bid % 10 == 0):
+        raise ScoreError(f"a bid is 80 to 160 by tens, or capot; not {o.bid}")
+    if o.double not in (1, 2, 4):
+        raise ScoreError(f"double must be 1, 2 (coinche) or 4 (surcoinche), not {o.double}")
+
+
+def score_outcome(rules: Rules, outcome: HandOutcome, reserve: int = 0) -> HandScore:
+    """Score a hand from its outcome under ``rules`` (RULES.md §4 and §8)."""
+    check_outcome(rules, outcome)
+    if rules.game == "retourne":
+        return score_hand(rules, outcome.taker_team, outcome.card_points, outcome.announcements,
+                          outcome.belote, reserve, outcome.capot)
+    return _score_auction(rules, outcome, reserve)
+
+
+def _score_auction(rules: Rules, o: HandOutcome, reserve: int) -> HandScore:
+    t, d = o.taker_team, 1 - o.taker_team
+    cards = list(o.card_points)
+    if o.capot is not None:
+        cards = [0, 0]
+        cards[o.capot] = rules.capot_points
+    ann = o.announcements
+    bel = o.belote
+    totals = (cards[0] + ann[0] + bel[0], cards[1] + ann[1] + bel[1])
+    value = rules.capot_bid_value if o.capot_bid else o.bid
+    mult = {1: 1, 2: 2, 4: rules.surcoinche_multiplier}[o.double]
+    style = rules.auction_scoring
+    if o.capot_bid:
+        made = o.capot == t
+    elif style == "coinche":
+        made = totals[t] >= value and totals[t] > totals[d]
+    else:  # contrée and acorralada: the bid reached is made (no announcements)
+        made = cards[t] + bel[t] >= value
+    scored = [0, 0]
+    if style == "acorralada":
+        if made:
+            scored[t] = cards[t] + bel[t] + value * mult
+            scored[d] = cards[d] + bel[d]
+        else:
+            scored[d] = (rules.capot_points if o.capot == d else 162) + bel[0] + bel[1]
+    elif o.double == 1 and made:
+        scored[t] = totals[t] + (value if style == "coinche" or rules.contree_adds_bid else 0)
+        scored[d] = totals[d]
+    elif o.double == 1:
+        base = rules.capot_points if o.capot == d else 160
+        scored[d] = base + ann[0] + ann[1] + value + bel[d]
+        scored[t] = bel[t] if rules.belote_kept_when_failed else 0
+    else:
+        w = t if made else d
+        base = rules.capot_points if o.capot == w else 160
+        if rules.multiplier_on == "whole":
+            scored[w] = (base + ann[0] + ann[1] + value) * mult + bel[w]
+        else:
+            scored[w] = base + ann[0] + ann[1] + value * mult + bel[w]
+        loser = 1 - w
+        scored[loser] = bel[loser] if (loser == d or rules.belote_kept_when_failed) else 0
+    outcome = MADE if made else FAILED
+    won_by = None
+    if reserve:
+        won_by = t if made else d
+        scored[won_by] += reserve
+    return HandScore(outcome, (round_score(rules, scored[0]), round_score(rules, scored[1])),
+                     0, won_by, totals)
+
+
 def game_winner(
     rules: Rules, totals: tuple[int, int], last_taker_team: int | None, hands_played: int
 ) -> int | None:

@@ -1,0 +1,213 @@
+"""The score calculator (issue: score pad): the seed's worked examples, the reserve,
+undo / fix, impossible input, files, the CLI and the interactive pad."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rebelote.calculator import HandEntry, ScoreSheet, new_sheet
+from rebelote.scoring import ScoreError
+
+
+def cli(*args: str, stdin: str | None = None,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rebelote", *args], capture_output=True,
+                          text=True, input=stdin, timeout=120, env=env)
+
+
+# -- the seed's worked examples (seeds/003) ------------------------------------------------
+
+@pytest.mark.parametrize(("entry", "scored", "outcome"), [
+    (HandEntry(0, capot=0, announce=(20, 0)), (272, 0), "made"),  # capot + suivi of 3
+    (HandEntry(0, 70, belote=(0,), announce=(0, 20)), (20, 182), "failed"),
+    (HandEntry(0, 57, announce=(50, 0)), (107, 105), "made"),  # a quarante: 57 suffice
+    (HandEntry(0, 40, announce=(50, 0)), (0, 212), "failed"),  # failed taker with a 50
+    (HandEntry(0, 82), (82, 80), "made"),  # 82 against 80 is made
+    (HandEntry(1, capot=1), (0, 252), "made"),
+    (HandEntry(0, capot=1), (0, 252), "failed"),  # defense capot: 252 instead of 162
+])
+def test_seed_examples(entry: HandEntry, scored: tuple[int, int], outcome: str) -> None:
+    sheet = new_sheet("moroccan")
+    row = sheet.add(entry)
+    assert row.score.scored == scored and row.score.outcome == outcome
+
+
+def test_ties_carried_until_the_next_decided_hand() -> None:
+    sheet = new_sheet("classic")
+    sheet.add(HandEntry(0, 81))  # litige: defense 81, reserve 81
+    sheet.add(HandEntry(1, 91, belote=(1,)))  # team 1: 71 + 20 = 91 vs 91: litige again
+    rows = sheet.rows()
+    assert rows[0].reserve == 81 and rows[0].score.scored == (0, 81)
+    assert rows[1].score.outcome == "litige"
+    assert rows[1].score.scored == (91, 20)  # defense (team 0) 91; takers keep belote
+    assert rows[1].reserve == 81 + 71  # reserves accumulate; belote never in the reserve
+    sheet.add(HandEntry(1, 70))  # team 1 takes and makes 92 vs 70: wins the 152 reserve
+    last = sheet.rows()[-1]
+    assert last.score.scored == (70, 92 + 152) and last.reserve == 0
+    assert sheet.totals == (0 + 91 + 70, 81 + 20 + 244)
+
+
+def test_failed_hand_after_a_tie_gives_the_reserve_to_the_defense() -> None:
+    sheet = new_sheet("classic")
+    sheet.add(HandEntry(0, 81))
+    row = sheet.add(HandEntry(0, 60))
+    assert row.score.scored == (0, 162 + 81)
+
+
+@pytest.mark.parametrize(("entry", "message"), [
+    (HandEntry(0, 163), "0 to 162"),
+    (HandEntry(0, -5), "0 to 162"),
+    (HandEntry(0, 100, capot=0), "leaves team 1 no card points"),
+    (HandEntry(0, 12, capot=1), "leaves team 0 no card points"),
+    (HandEntry(2, 100), "taking team"),
+    (HandEntry(0, 100, announce=(20, 20)), "only one team's announcements"),
+    (HandEntry(0, 100, belote=(0, 1)), "belotes are impossible"),
+    (HandEntry(0, 100, announce=(15, 0)), "not an announcement"),
+    (HandEntry(0), "card points"),
+])
+def test_impossible_entries_are_refused_and_change_nothing(entry: HandEntry,
+                                                           message: str) -> None:
+    sheet = new_sheet("classic")
+    sheet.add(HandEntry(0, 95))
+    with pytest.raises(ScoreError, match=message):
+        sheet.add(entry)
+    assert len(sheet.hands) == 1 and sheet.totals == (95, 67)
+
+
+def test_auction_entries() -> None:
+    sheet = new_sheet("coinche")
+    with pytest.raises(ScoreError, match="80 to 160"):
+        sheet.add(HandEntry(0, 100, bid=70, suit="H"))
+    with pytest.raises(ScoreError, match="need the bid"):
+        sheet.add(HandEntry(0, 100))
+    row = sheet.add(HandEntry(0, 100, bid=90, suit="H"))
+    assert row.score.scored == (190, 60)  # 100 + 90 and 62, rounded to tens
+    row = sheet.add(HandEntry(0, 100, bid=90, double=2, suit="S"))
+    assert row.score.scored == (500, 0)  # (160 + 90) × 2
+    with pytest.raises(ScoreError, match="no announcements"):
+        new_sheet("contree").add(HandEntry(0, 100, bid=80, announce=(20, 0)))
+
+
+def test_undo_and_fix_recompute_every_later_row() -> None:
+    sheet = new_sheet("classic")
+    sheet.add(HandEntry(0, 81))
+    sheet.add(HandEntry(0, 100))
+    assert sheet.rows()[1].score.scored == (181, 62)
+    sheet.fix(1, HandEntry(0, 90))  # the first hand was in fact made
+    assert [r.score.scored for r in sheet.rows()] == [(90, 72), (100, 62)]
+    with pytest.raises(ScoreError):
+        sheet.fix(2, HandEntry(0, 200))
+    assert sheet.rows()[1].score.scored == (100, 62)
+    assert sheet.undo() == HandEntry(0, 100)
+    assert len(sheet.hands) == 1
+    sheet.undo()
+    with pytest.raises(ScoreError, match="no hand to undo"):
+        sheet.undo()
+
+
+def test_game_end_and_winner_with_the_end_rules() -> None:
+    sheet = new_sheet("classic", 500)
+    sheet.add(HandEntry(0, capot=0))  # 252
+    sheet.add(HandEntry(1, 10))  # team 1: 152
+    assert sheet.winner is None
+    sheet.add(HandEntry(0, capot=0))  # 504: over
+    assert sheet.winner == 0
+    with pytest.raises(ScoreError, match="over"):
+        sheet.add(HandEntry(0, 100))
+    tie = new_sheet("classic", 300)
+    tie.add(HandEntry(0, capot=0))  # 252 - 0
+    tie.add(HandEntry(1, 0, capot=1))  # 252 - 252
+    tie.add(HandEntry(0, 81))  # litige: 252 - 333: over, team 1 wins
+    assert tie.winner == 1
+
+
+def test_save_and_resume(tmp_path: Path) -> None:
+    sheet = new_sheet("classic", 701)
+    sheet.add(HandEntry(0, 81))
+    sheet.add(HandEntry(1, 50, belote=(1,), announce=(0, 20)))
+    path = tmp_path / "sheet.json"
+    sheet.save(path)
+    again = ScoreSheet.load(path)
+    assert again.rules.target == 701 and again.rows() == sheet.rows()
+    path.write_text("{broken")
+    with pytest.raises(ScoreError, match="not a readable JSON"):
+        ScoreSheet.load(path)
+
+
+# -- the command line ---------------------------------------------------------------------
+
+def test_score_hand_json() -> None:
+    res = cli("score", "hand", "--rules", "classic", "--taker", "0", "--points", "70",
+              "--belote", "0", "--announce", "1=20", "--json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout) == {"outcome": "failed", "scored": [20, 182], "reserve": 0}
+    res = cli("score", "hand", "--taker", "1", "--points", "81", "--json")
+    assert json.loads(res.stdout) == {"outcome": "litige", "scored": [81, 0], "reserve": 81}
+
+
+@pytest.mark.parametrize("args", [
+    ("--points", "163"), ("--capot", "0", "--points", "100"), ("--announce", "zero=20"),
+    ("--rules", "whist", "--points", "100"), ("--rules", "coinche", "--points", "90",
+                                              "--bid", "75"),
+])
+def test_score_hand_bad_input_exit_2(args: tuple[str, ...]) -> None:
+    res = cli("score", "hand", "--taker", "0", *args)
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_score_game_file(tmp_path: Path) -> None:
+    game: dict[str, Any] = {"rules": {"preset": "classic", "target": 500}, "hands": [
+        {"taker": 0, "points": 81},
+        {"taker": 1, "points": 90, "announce": {"0": 20}, "belote": [0]},
+        {"taker": 0, "capot": 0},
+    ]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game))
+    res = cli("score", "game", str(path), "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    # Hand 2: team 1 fails (72 vs 90 + 20 + 20): team 0 scores 162 + 20 + 20 and the
+    # reserve of hand 1's litige (81).
+    assert [h["scored"] for h in out["hands"]] == [[0, 81], [162 + 40 + 81, 0], [252, 0]]
+    assert out["hands"][0]["reserve"] == 81 and out["hands"][1]["reserve"] == 0
+    assert out["totals"] == [535, 81] and out["winner"] == 0
+    game["hands"].append({"taker": 0, "points": 100})
+    path.write_text(json.dumps(game))
+    over = cli("score", "game", str(path), "--json")
+    assert over.returncode == 2 and "over after hand 3" in over.stderr
+    game["hands"][0]["points"] = 999
+    path.write_text(json.dumps(game))
+    bad = cli("score", "game", str(path), "--json")
+    assert bad.returncode == 2 and "hand 1" in bad.stderr
+
+
+def test_interactive_pad_plays_saves_and_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "pad.json"
+    env = dict(os.environ, COLUMNS="120")
+    first = "\n".join([
+        "classic", "500",  # rules, target
+        "n", "0", "n", "95", "n", "n",  # hand 1: we took, made 95
+        "n", "1", "n", "170",  # hand 2: an impossible 170 is asked again...
+        "81", "n", "n",  # ... then 81: litige
+        "u",  # undo hand 2
+        "n", "1", "n", "81", "n", "1",  # hand 2 again: they took, 81 + belote
+    ]) + "\n"  # end of input: like Ctrl-C, the sheet stays saved
+    res = cli("score", "--file", str(path), stdin=first, env=env)
+    assert res.returncode == 130
+    assert "is not between 0 and 162" in res.stdout
+    saved = ScoreSheet.load(path)
+    assert [r.score.scored for r in saved.rows()] == [(95, 67), (81, 101)]
+    second = "\n".join(["y", "n", "0", "0", "n", "n", "q"]) + "\n"  # resume, we capot
+    res = cli("score", "--file", str(path), stdin=second, env=env)
+    assert res.returncode == 0, res.stdout
+    assert [r.score.scored for r in ScoreSheet.load(path).rows()][-1] == (252, 0)
+    third = "\n".join(["y", "n", "0", "0", "n", "n"]) + "\n"  # a capot ends the game
+    res = cli("score", "--file", str(path), "--lang", "fr", stdin=third, env=env)
+    assert "Nous gagnent la partie" in res.stdout
