@@ -143,3 +143,22 @@ def test_shuffle_is_uniform_enough() -> None:
     # 31 * 31 = 961 degrees of freedom: mean 961, sd about 44; 1200 is > 5 sd out.
     assert chi2 < 1200
     assert sorted(deal_deck(random.Random(1))) == list(range(32))
+
+
+def test_copy_is_complete_and_independent() -> None:
+    rng = random.Random(4)
+    for rules in (Rules.classic(), Rules.coinche(), Rules.acorralada()):
+        h = HandState.new(rules, 1, rng)
+        for _ in range(rng.randrange(1, 12)):
+            if h.is_over:
+                break
+            h.apply(rng.choice(h.legal_actions()))
+        c = h.copy()
+        for name in HandState.__slots__:
+            assert getattr(c, name) == getattr(h, name), name
+        # Playing on in the copy leaves the original untouched.
+        before = [getattr(h, name) for name in HandState.__slots__ if name != "_legal"]
+        while not c.is_over:
+            c.apply(rng.choice(c.legal_actions()))
+        after = [getattr(h, name) for name in HandState.__slots__ if name != "_legal"]
+        assert before == after

@@ -15,7 +15,8 @@ def test_presets_follow_rules_section_10() -> None:
                                                                   "reserve")
     assert (c.both_over, c.announcement_tie) == ("higher_total", "takers")
     assert (f.announcements, f.undertrump, f.target) == (False, "required", 1000)
-    assert (s.target, s.announcement_tie, s.belote_kept_when_failed) == (501, "first_hand", False)
+    assert (s.target, s.announcement_tie, s.belote_when_lost) == (501, "first_hand",
+                                                                  "to_winner")
     assert m.deck_style == "spanish" and m.replace(deck_style="french") == Rules.classic().replace(
         preset="moroccan")
 

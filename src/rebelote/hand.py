@@ -44,7 +44,7 @@ from rebelote.errors import (
     WrongPhase,
 )
 from rebelote.rules import Rules
-from rebelote.scoring import VOID, HandScore, score_hand
+from rebelote.scoring import VOID, HandOutcome, HandScore, score_outcome
 
 if TYPE_CHECKING:
     from rebelote.view import SeatView
@@ -56,8 +56,32 @@ TAKE: Final = 33
 CALL_SPADES: Final = 34  # round 2: name a suit (34 + suit)
 CALL_NO_TRUMP: Final = 38
 CALL_ALL_TRUMP: Final = 39
+COINCHE: Final = 40  # coinche / contre / contra: x2
+SURCOINCHE: Final = 41  # surcoinche / surcontre / recontra: x4 (or x3)
+BID_BASE: Final = 64  # auction games: BID_BASE + level * 6 + mode
+BID_VALUES: Final = (80, 90, 100, 110, 120, 130, 140, 150, 160)
+CAPOT_LEVEL: Final = 9  # the level after 160: capot
 _CALL_NAMES: Final = {PASS: "pass", TAKE: "take", 34: "S", 35: "H", 36: "D", 37: "C",
-                      CALL_NO_TRUMP: "SA", CALL_ALL_TRUMP: "TA"}
+                      CALL_NO_TRUMP: "SA", CALL_ALL_TRUMP: "TA", COINCHE: "coinche",
+                      SURCOINCHE: "surcoinche"}
+
+# Stages of an auction game's auction.
+_BIDDING, _RAISE, _CONTRA, _AFTER_COINCHE = range(4)
+
+
+def bid_action(level: int, mode: int) -> int:
+    """The action bidding ``BID_VALUES[level]`` (or capot at level 9) in ``mode``."""
+    return BID_BASE + level * 6 + mode
+
+
+def bid_of(action: int) -> tuple[int, int]:
+    """(level, mode) of a bid action."""
+    return divmod(action - BID_BASE, 6)
+
+
+def bid_value(level: int) -> int:
+    """The points a bid level stands for (capot: 250; see ``Rules.capot_bid_value``)."""
+    return BID_VALUES[level] if level < CAPOT_LEVEL else 250
 
 # -- phases -------------------------------------------------------------------------------
 
@@ -73,6 +97,9 @@ def action_name(action: int) -> str:
     """Record notation of an action: ``JS``, ``pass``, ``take``, ``H``, ``SA``."""
     if 0 <= action < 32:
         return card_name(action)
+    if BID_BASE <= action < BID_BASE + 60:
+        level, mode = bid_of(action)
+        return ("capot" if level == CAPOT_LEVEL else str(BID_VALUES[level])) + mode_name(mode)
     try:
         return _CALL_NAMES[action]
     except KeyError:
@@ -86,10 +113,28 @@ def parse_action(text: str) -> int:
         return PASS
     if t == "take":
         return TAKE
+    if t in ("coinche", "contre", "contra"):
+        return COINCHE
+    if t in ("surcoinche", "surcontre", "recontra"):
+        return SURCOINCHE
+    value, mode_text = _split_bid(t)
+    if value is not None:
+        level = CAPOT_LEVEL if value == "capot" else BID_VALUES.index(int(value))
+        return bid_action(level, parse_mode(mode_text))
     if t in ("s", "h", "d", "c", "♠", "♥", "♦", "♣", "sa", "ta"):
         return CALL_SPADES + parse_mode(t) if t not in ("sa", "ta") else (
             CALL_NO_TRUMP if t == "sa" else CALL_ALL_TRUMP)
     return parse_card(text)
+
+
+def _split_bid(text: str) -> tuple[str | None, str]:
+    """``("100", "h")`` for ``100h``, ``("capot", "sa")`` for ``capotsa``; (None, "")
+    when ``text`` is not a bid."""
+    for head in ("capot", *(str(v) for v in BID_VALUES)):
+        if text.startswith(head) and text[len(head):] in ("s", "h", "d", "c", "sa", "ta",
+                                                           "♠", "♥", "♦", "♣"):
+            return head, text[len(head):]
+    return None, ""
 
 
 def deal_deck(rng: random.Random) -> list[Card]:
@@ -111,15 +156,18 @@ class HandState:
     """The full state of one hand, for the referee. Copy it with :meth:`copy`."""
 
     __slots__ = (
+        "_after_coinche",
         "_ann_winner",
         "_belote_first",
         "_belote_said",
         "_belote_suits",
         "_higher",
         "_legal",
+        "_passes",
         "_points",
         "_rest",
         "_retourne_holder",
+        "_stage",
         "_stock",
         "_win",
         "ann_points",
@@ -128,10 +176,13 @@ class HandState:
         "best_card",
         "best_seat",
         "best_value",
+        "bid_level",
+        "bidder",
         "calls",
         "card_points",
         "dealer",
         "dealt",
+        "double",
         "first",
         "hands",
         "initial",
@@ -175,6 +226,12 @@ class HandState:
     ann_points: tuple[int, int]
     belote_points: list[int]
     _ann_winner: int | None
+    _after_coinche: int
+    _passes: int
+    _stage: int
+    bid_level: int
+    bidder: int
+    double: int
     _belote_first: dict[int, bool]
     _belote_said: list[tuple[int, str]]
     _belote_suits: CardSet
@@ -201,7 +258,11 @@ class HandState:
         first = (dealer + 1) & 3
         initial = [0, 0, 0, 0]
         i = 0
-        for packet in ((3, 2) if rules.deal_packets == "3-2" else (2, 3)):
+        if rules.game == "auction":
+            packets = tuple(int(p) for p in rules.auction_deal.split("-"))
+        else:
+            packets = (3, 2) if rules.deal_packets == "3-2" else (2, 3)
+        for packet in packets:
             for k in range(4):
                 seat = (first + k) & 3
                 for c in deck[i:i + packet]:
@@ -210,8 +271,24 @@ class HandState:
         self = cls._blank(rules, dealer)
         self.initial = initial
         self.hands = initial[:]
+        if rules.game == "auction":
+            self.dealt = initial[:]
+            return self
         self.retourne = deck[20]
         self._stock = list(deck[21:])
+        return self
+
+    @classmethod
+    def from_deal(cls, rules: Rules, dealer: int, cards: Sequence[Sequence[Card]]) -> HandState:
+        """An auction game's hand whose 8 cards each are known (a record), ready to bid."""
+        if rules.game != "auction":
+            raise ValueError("from_deal is for auction games; classic hands need a retourne")
+        _check_cards(cards, allow_five=False, retourne=-1)
+        self = cls._blank(rules, dealer)
+        masks = [sum(1 << c for c in listed) for listed in cards]
+        self.initial = masks[:]
+        self.hands = masks[:]
+        self.dealt = masks[:]
         return self
 
     @classmethod
@@ -245,9 +322,11 @@ class HandState:
     @classmethod
     def with_contract(
         cls, rules: Rules, dealer: int, cards: Sequence[Sequence[Card]], taker: int, mode: int,
-        retourne: Card = -1,
+        retourne: Card = -1, bid_level: int = -1, double: int = 1,
     ) -> HandState:
-        """A hand dealt and taken: 8 cards each, ``taker`` playing ``mode`` (0..3, SA, TA)."""
+        """A hand dealt and taken: 8 cards each, ``taker`` playing ``mode`` (0..3, SA, TA);
+        auction games also give the bid's level (``BID_VALUES`` index, 9 = capot) and
+        the double (1, 2 after a coinche, 4 after a surcoinche)."""
         _check_cards(cards, allow_five=False, retourne=-1)
         if taker not in range(4):
             raise IllegalCall(f"the taker must be a seat 0..3, not {taker!r}")
@@ -260,6 +339,14 @@ class HandState:
         self.initial = masks[:]
         self.retourne = retourne
         self.taker = taker
+        if rules.game == "auction":
+            if bid_level not in range(CAPOT_LEVEL + 1):
+                raise IllegalCall("an auction game's contract needs its bid: 80..160 or capot")
+            if double not in (1, 2, 4):
+                raise IllegalCall(f"double must be 1, 2 or 4, not {double!r}")
+            self.bid_level = bid_level
+            self.bidder = taker
+            self.double = double
         self._start_play(masks, mode)
         return self
 
@@ -296,6 +383,12 @@ class HandState:
         self.announced = [[], [], [], []]
         self.ann_points = (0, 0)
         self._ann_winner = None
+        self._after_coinche = 0
+        self._passes = 0
+        self._stage = _BIDDING
+        self.bid_level = -1
+        self.bidder = -1
+        self.double = 1
         self.belote_points = [0, 0]
         self._belote_suits = 0
         self._belote_first = {}
@@ -309,16 +402,19 @@ class HandState:
     def copy(self) -> HandState:
         """An independent copy (lists copied, immutable parts shared)."""
         o = HandState.__new__(HandState)
+        o._after_coinche = self._after_coinche
         o._ann_winner = self._ann_winner
         o._belote_first = dict(self._belote_first)
         o._belote_said = self._belote_said[:]
         o._belote_suits = self._belote_suits
         o._higher = self._higher
         o._legal = self._legal
+        o._passes = self._passes
         o._points = self._points
-        o._rest = self._rest
+        o._rest = self._rest[:] if self._rest is not None else None
         o._retourne_holder = self._retourne_holder
-        o._stock = self._stock
+        o._stage = self._stage
+        o._stock = self._stock[:] if self._stock is not None else None
         o._win = self._win
         o.ann_points = self.ann_points
         o.announced = [a[:] for a in self.announced]
@@ -326,13 +422,16 @@ class HandState:
         o.best_card = self.best_card
         o.best_seat = self.best_seat
         o.best_value = self.best_value
+        o.bid_level = self.bid_level
+        o.bidder = self.bidder
         o.calls = self.calls[:]
         o.card_points = self.card_points[:]
         o.dealer = self.dealer
-        o.dealt = self.dealt
+        o.dealt = self.dealt[:]
+        o.double = self.double
         o.first = self.first
         o.hands = self.hands[:]
-        o.initial = self.initial
+        o.initial = self.initial[:]
         o.led = self.led
         o.mode = self.mode
         o.phase = self.phase
@@ -368,6 +467,8 @@ class HandState:
         """Calls the seat to speak may make (empty outside the auction)."""
         if self.phase != AUCTION:
             return []
+        if self.rules.game == "auction":
+            return self._auction_calls()
         if len(self.calls) < 4:
             return [PASS, TAKE]
         named = [PASS] + [34 + s for s in range(4) if s != self.retourne >> 3]
@@ -376,6 +477,34 @@ class HandState:
         if self.rules.round2_all_trump:
             named.append(CALL_ALL_TRUMP)
         return named
+
+    def _auction_calls(self) -> list[int]:
+        stage = self._stage
+        bidding_team = (self.turn & 1) == (self.bidder & 1)
+        if stage == _AFTER_COINCHE:
+            return [PASS, SURCOINCHE] if bidding_team else [PASS]
+        if stage == _CONTRA:
+            return [PASS, COINCHE]
+        if stage == _RAISE:  # the winning bidder may raise once, in his suit
+            return [PASS] + [bid_action(level, self.mode)
+                             for level in range(self.bid_level + 1, CAPOT_LEVEL + 1)]
+        modes = [0, 1, 2, 3]
+        if self.rules.auction_no_trump:
+            modes.append(NO_TRUMP)
+        if self.rules.auction_all_trump:
+            modes.append(ALL_TRUMP)
+        calls = [PASS]
+        for level in range(self.bid_level + 1, CAPOT_LEVEL + 1):
+            calls.extend(BID_BASE + level * 6 + m for m in modes)
+        if self.bidder >= 0 and not bidding_team and not self.rules.raise_after_passes:
+            calls.append(COINCHE)
+        return calls
+
+    def contract_value(self) -> int:
+        """Auction games: the points the contract stands for (capot per the rules)."""
+        if self.bid_level == CAPOT_LEVEL:
+            return self.rules.capot_bid_value
+        return BID_VALUES[self.bid_level] if self.bid_level >= 0 else 0
 
     def legal_cards(self) -> CardSet:
         """The cards the seat to play may play, as a set (0 outside the play)."""
@@ -438,6 +567,9 @@ class HandState:
                              "is a call, but the auction is over", rule="calls only in the auction")
         if seat is not None and seat != self.turn:
             raise NotYourTurn(f"seat {seat} cannot call: it is seat {self.turn}'s turn to speak")
+        if self.rules.game == "auction":
+            self._auction_call(action)
+            return
         if action not in self.legal_calls():
             name = _CALL_NAMES.get(action, repr(action))
             if action == TAKE:
@@ -475,6 +607,103 @@ class HandState:
         self.taker = caller
         self._complete_deal()
         self._start_play(self.hands, mode)
+
+    def _auction_call(self, action: int) -> None:
+        if action not in self._auction_calls():
+            raise self._auction_error(action)
+        caller = self.turn
+        self.calls.append(action)
+        stage = self._stage
+        nxt = (caller + 1) & 3
+        if stage == _AFTER_COINCHE:
+            self._after_coinche += 1
+            if action == SURCOINCHE:
+                self.double = 4
+                self._finish_auction()
+            elif self._after_coinche == 3:
+                self._finish_auction()
+            else:
+                self.turn = nxt
+        elif stage == _RAISE:
+            if action != PASS:
+                self.bid_level = bid_of(action)[0]
+            self._stage = _CONTRA
+            self.turn = (self.bidder + 1) & 3
+        elif stage == _CONTRA:
+            if action == COINCHE:
+                self.double = 2
+                self._stage = _AFTER_COINCHE
+                self.turn = nxt
+            elif caller == (self.bidder + 1) & 3:
+                self.turn = (self.bidder + 3) & 3
+            else:
+                self._finish_auction()
+        elif action == PASS:
+            self._passes += 1
+            if self.bidder < 0 and self._passes == 4:
+                self.phase = OVER
+                self.turn = -1
+            elif self.bidder >= 0 and self._passes == 3:
+                if self.rules.raise_after_passes:
+                    self._stage = _RAISE
+                    self.turn = self.bidder
+                else:
+                    self._finish_auction()
+            else:
+                self.turn = nxt
+        elif action == COINCHE:
+            self.double = 2
+            self._stage = _AFTER_COINCHE
+            self.turn = nxt
+        else:
+            self.bid_level, self.mode = bid_of(action)
+            self.bidder = caller
+            self._passes = 0
+            self.turn = nxt
+
+    def _finish_auction(self) -> None:
+        self.taker = self.bidder
+        self._start_play(self.hands, self.mode)
+
+    def _auction_error(self, action: int) -> IllegalCall:
+        try:
+            name = action_name(action)
+        except ValueError:
+            return IllegalCall(f"{action!r} is not a call", rule="auction")
+        stage = self._stage
+        if action == SURCOINCHE:
+            if self.double == 1:
+                return IllegalCall("surcoinche answers a coinche: nobody has coinched",
+                                   rule="surcoinche after a coinche")
+            return IllegalCall(f"seat {self.turn} cannot surcoinche: only the bidding team can",
+                               rule="surcoinche by the bidders")
+        if action == COINCHE:
+            if self.bidder < 0:
+                return IllegalCall("there is no bid to coinche yet", rule="coinche a bid")
+            if self.double > 1:
+                return IllegalCall("the contract is already coinched", rule="one coinche")
+            if self.rules.raise_after_passes and stage == _BIDDING:
+                return IllegalCall("contra comes once the bidding is over",
+                                   rule="contra after the bidding")
+            return IllegalCall(f"seat {self.turn} cannot coinche its own team's bid",
+                               rule="coinche by the opponents")
+        if action >= BID_BASE and stage in (_AFTER_COINCHE, _CONTRA):
+            return IllegalCall(f"{name}: a coinche freezes the auction"
+                               if stage == _AFTER_COINCHE else
+                               f"{name}: the bidding is over", rule="auction frozen")
+        if action >= BID_BASE:
+            level, mode = bid_of(action)
+            if level <= self.bid_level:
+                return IllegalCall(f"{name} is not higher than the last bid "
+                                   f"{action_name(bid_action(self.bid_level, self.mode))}",
+                                   rule="bid higher than the last")
+            if stage == _RAISE and mode != self.mode:
+                return IllegalCall(f"{name}: a raise keeps the suit "
+                                   f"{mode_name(self.mode)}", rule="raise in the same suit")
+            return IllegalCall(f"{name}: {mode_name(mode)} cannot be bid under these rules",
+                               rule="SA/TA option")
+        return IllegalCall(f"{name} is not a call of this auction (pass, a bid such as "
+                           "80H or capotS, coinche, surcoinche)", rule="auction")
 
     def _complete_deal(self) -> None:
         hands = self.hands
@@ -712,14 +941,19 @@ class HandState:
             raise WrongPhase("the hand is not over yet", rule="score at the end")
         if self.taker < 0:
             return HandScore(VOID, (0, 0), reserve)
-        return score_hand(
-            self.rules,
+        return score_outcome(self.rules, self.outcome(), reserve)
+
+    def outcome(self) -> HandOutcome:
+        """What the score depends on, from the cards played (the calculator's input)."""
+        return HandOutcome(
             self.taker & 1,
             self.scaled_card_points(),
+            self.capot_team(),
             self.ann_points,
             (self.belote_points[0], self.belote_points[1]),
-            reserve,
-            self.capot_team(),
+            self.contract_value(),
+            self.bid_level == CAPOT_LEVEL,
+            self.double,
         )
 
     def contract_name(self) -> str:

@@ -28,7 +28,15 @@ from rebelote.cards import (
 )
 from rebelote.errors import IllegalAction
 from rebelote.game import Game
-from rebelote.hand import AUCTION, PLAY, HandState, action_name, parse_action
+from rebelote.hand import (
+    AUCTION,
+    BID_VALUES,
+    CAPOT_LEVEL,
+    PLAY,
+    HandState,
+    action_name,
+    parse_action,
+)
 from rebelote.rules import Rules, RulesError
 from rebelote.scoring import VOID
 
@@ -72,6 +80,10 @@ def hand_to_json(hand: HandState) -> dict[str, Any]:
         out["auction"] = [action_name(a) for a in hand.calls]
     else:
         out["contract"] = {"taker": hand.taker, "trump": mode_name(hand.mode)}
+        if hand.rules.game == "auction":
+            out["contract"]["bid"] = ("capot" if hand.bid_level == CAPOT_LEVEL
+                                      else BID_VALUES[hand.bid_level])
+            out["contract"]["double"] = hand.double
     if hand.taker >= 0:
         out["play"] = [card_name(c) for c in hand.played]
         if not hand.rules.auto_announce:
@@ -224,7 +236,9 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
     if entry.get("retourne") is not None:
         retourne = _cards([entry["retourne"]], "retourne", hand_no)[0]
     try:
-        if "auction" in entry:
+        if "auction" in entry and rules.game == "auction":
+            hand = HandState.from_deal(rules, dealer, cards)
+        elif "auction" in entry:
             if retourne < 0:
                 raise RecordError(f"hand {hand_no}: a hand with an 'auction' needs its "
                                   "'retourne'", hand=hand_no)
@@ -240,7 +254,9 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
                 raise RecordError(f"hand {hand_no}: the contract's trump must be S, H, D, C, "
                                   f"SA or TA, not {contract.get('trump')!r}",
                                   hand=hand_no) from None
-            hand = HandState.with_contract(rules, dealer, cards, taker, mode, retourne)
+            level, double = _contract_bid(rules.game, contract, hand_no)
+            hand = HandState.with_contract(rules, dealer, cards, taker, mode, retourne, level,
+                                           double)
         else:
             raise RecordError(f"hand {hand_no}: needs an 'auction' or a 'contract'", hand=hand_no)
         game.start_hand(hand)
@@ -262,7 +278,8 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
             action = parse_action(name) if isinstance(name, str) else -1
             if action < 32:
                 raise RecordError(f"hand {hand_no}, auction index {k} (seat {seat}): {name!r} "
-                                  "is not a call (pass, take, S, H, D, C, SA, TA)",
+                                  "is not a call (pass, take, S, H, D, C, SA, TA; in auction "
+                                  "games a bid such as 80H or capotS, coinche, surcoinche)",
                                   hand=hand_no, index=k, list_name="auction", seat=seat,
                                   rule="call notation")
             game.apply(action)
@@ -297,6 +314,25 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
                               f"[rule: {rule}]", hand=hand_no, index=k, list_name="play",
                               seat=seat, rule=rule) from None
     return summarize(game, hand)
+
+
+def _contract_bid(game: str, contract: dict[str, Any], hand_no: int) -> tuple[int, int]:
+    """(bid level, double) of a record's contract; (-1, 1) in classic games."""
+    if game != "auction":
+        return -1, 1
+    bid = contract.get("bid")
+    if bid == "capot":
+        level = CAPOT_LEVEL
+    elif isinstance(bid, int) and bid in BID_VALUES:
+        level = BID_VALUES.index(bid)
+    else:
+        raise RecordError(f"hand {hand_no}: the contract's bid must be 80..160 by tens or "
+                          f"\"capot\", not {bid!r}", hand=hand_no)
+    double = contract.get("double", 1)
+    if double not in (1, 2, 4) or isinstance(double, bool):
+        raise RecordError(f"hand {hand_no}: the contract's double must be 1, 2 or 4, not "
+                          f"{double!r}", hand=hand_no)
+    return level, double
 
 
 def _declared_announcements(entry: dict[str, Any], hand_no: int) -> list[list[CardSet]] | None:

@@ -87,9 +87,17 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("litige", ("reserve", "failed", "made"),
            "A tie: the takers' points go to a reserve won by the next decided hand, or "
            "the tie counts as failed, or as made (RULES §8)."),
-    Option("belote_kept_when_failed", (True, False),
-           "A failed taker keeps the belote (True), or everything goes to the defense "
-           "(False, the online platform's rule)."),
+    Option("belote_when_lost", ("kept", "lost", "to_winner"),
+           "The belote of the side that loses the hand (failed takers; in auction games "
+           "also a doubled contract's losers): 'kept' (classic, FFB coinche), 'lost' "
+           "(FFB contrée: a failed contract loses it) or 'to_winner' (everything goes to "
+           "the winners: the online platform's classic, colver)."),
+    Option("chute_points", (160, 162),
+           "Auction games: the card points a failed or doubled contract gives its winners "
+           "(160 per the FFB; 162 = every card point, as colver scores)."),
+    Option("capot_in_chute", (True, False),
+           "Auction games: a capot by the winners of a failed or doubled contract scores "
+           "the capot value instead of the chute points (True), or not (False, colver)."),
     Option("rounding", ("none", "nearest", "down"),
            "Rounding of each hand's scores to tens: none, nearest (85 → 90, 84 → 80), down."),
     Option("target", None, "Points that end the game (RULES §9); 0 with a hands limit.",
@@ -138,7 +146,9 @@ class Rules:
     announcement_tie: str = "takers"
     capot_points: int = 252
     litige: str = "reserve"
-    belote_kept_when_failed: bool = True
+    belote_when_lost: str = "kept"
+    chute_points: int = 160
+    capot_in_chute: bool = True
     rounding: str = "none"
     target: int = 1000
     hands_limit: int = 0
@@ -176,7 +186,7 @@ class Rules:
     def skill7(cls) -> Rules:
         """Online platform: to 501, failed gives everything away, tie: nearest first hand."""
         return cls(preset="skill7", target=501, announcement_tie="first_hand",
-                   belote_kept_when_failed=False)
+                   belote_when_lost="to_winner")
 
     @classmethod
     def moroccan(cls) -> Rules:
@@ -199,7 +209,7 @@ class Rules:
         return cls(preset="contree", game="auction", auction_scoring="contree",
                    auction_no_trump=True, auction_all_trump=True, announcements=False,
                    undertrump="free", target=2000, announcement_tie="nobody",
-                   belote_kept_when_failed=False, capot_points=250)
+                   belote_when_lost="lost", capot_points=250)
 
     @classmethod
     def acorralada(cls) -> Rules:

@@ -95,9 +95,9 @@ def score_hand(
     elif outcome == FAILED:
         pot = rules.capot_points if capot == d else 162
         scored[d] = pot + announcements[0] + announcements[1] + belote[d]
-        if rules.belote_kept_when_failed:
+        if rules.belote_when_lost == "kept":
             scored[t] = belote[t]
-        else:
+        elif rules.belote_when_lost == "to_winner":
             scored[d] += belote[t]
     else:  # litige kept in reserve: the takers keep only their belote
         scored[d] = totals[d]
@@ -206,19 +206,20 @@ def _score_auction(rules: Rules, o: HandOutcome, reserve: int) -> HandScore:
     elif o.double == 1 and made:
         scored[t] = totals[t] + (value if style == "coinche" or rules.contree_adds_bid else 0)
         scored[d] = totals[d]
-    elif o.double == 1:
-        base = rules.capot_points if o.capot == d else 160
-        scored[d] = base + ann[0] + ann[1] + value + bel[d]
-        scored[t] = bel[t] if rules.belote_kept_when_failed else 0
-    else:
+    else:  # failed, or doubled: the winners take the chute points
         w = t if made else d
-        base = rules.capot_points if o.capot == w else 160
+        loser = 1 - w
+        base = rules.chute_points
+        if rules.capot_in_chute and o.capot == w:
+            base = rules.capot_points
         if rules.multiplier_on == "whole":
             scored[w] = (base + ann[0] + ann[1] + value) * mult + bel[w]
         else:
             scored[w] = base + ann[0] + ann[1] + value * mult + bel[w]
-        loser = 1 - w
-        scored[loser] = bel[loser] if (loser == d or rules.belote_kept_when_failed) else 0
+        if rules.belote_when_lost == "kept":
+            scored[loser] = bel[loser]
+        elif rules.belote_when_lost == "to_winner":
+            scored[w] += bel[loser]
     outcome = MADE if made else FAILED
     won_by = None
     if reserve:
