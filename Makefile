@@ -26,7 +26,7 @@ $(COLVER):
 	$(PYTHON) -m venv $(PEERS)/colver
 	$(PEERS)/colver/bin/pip install -q colver
 
-peers: $(BELOTE_CLI)
+peers: $(BELOTE_CLI) $(COLVER)
 
 test: $(STAMP) peers
 	$(VENV)/bin/ruff check src tests bench

@@ -95,9 +95,11 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("chute_points", (160, 162),
            "Auction games: the card points a failed or doubled contract gives its winners "
            "(160 per the FFB; 162 = every card point, as colver scores)."),
-    Option("capot_in_chute", (True, False),
-           "Auction games: a capot by the winners of a failed or doubled contract scores "
-           "the capot value instead of the chute points (True), or not (False, colver)."),
+    Option("chute_capot", ("any", "takers"),
+           "Auction games: whose capot scores the capot value instead of the chute points "
+           "when a contract is failed or doubled: the winners' whoever they are ('any'), or "
+           "only the takers' ('takers': a defense capot still gives the chute points, as "
+           "colver scores)."),
     Option("rounding", ("none", "nearest", "down"),
            "Rounding of each hand's scores to tens: none, nearest (85 → 90, 84 → 80), down."),
     Option("target", None, "Points that end the game (RULES §9); 0 with a hands limit.",
@@ -148,7 +150,7 @@ class Rules:
     litige: str = "reserve"
     belote_when_lost: str = "kept"
     chute_points: int = 160
-    capot_in_chute: bool = True
+    chute_capot: str = "any"
     rounding: str = "none"
     target: int = 1000
     hands_limit: int = 0

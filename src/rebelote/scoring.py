@@ -210,7 +210,7 @@ def _score_auction(rules: Rules, o: HandOutcome, reserve: int) -> HandScore:
         w = t if made else d
         loser = 1 - w
         base = rules.chute_points
-        if rules.capot_in_chute and o.capot == w:
+        if o.capot == w and (rules.chute_capot == "any" or w == t):
             base = rules.capot_points
         if rules.multiplier_on == "whole":
             scored[w] = (base + ann[0] + ann[1] + value) * mult + bel[w]
