@@ -50,7 +50,7 @@ def test_every_option_is_documented_and_every_field_is_an_option() -> None:
         default = getattr(Rules(), opt.name)
         assert opt.values is None or default in opt.values
     assert set(PRESETS) == {"classic", "ffb", "skill7", "moroccan", "coinche", "contree",
-                            "acorralada"}
+                            "acorralada", "three", "decouverte"}
 
 
 def test_generated_docs_are_up_to_date() -> None:

@@ -13,9 +13,9 @@ from rebelote.scoring import VOID, HandScore, game_winner
 from rebelote.view import SeatView, make_view
 
 
-def draw_dealer(rng: random.Random) -> int:
+def draw_dealer(rng: random.Random, players: int = 4) -> int:
     """The first dealer, drawn: each seat draws a card, the lowest deals (ties redraw)."""
-    seats = [0, 1, 2, 3]
+    seats = list(range(players))
     while True:
         deck = deal_deck(rng)
         drawn = {seat: deck[i] for i, seat in enumerate(seats)}
@@ -44,13 +44,20 @@ class Game:
         self.rules = rules
         self.auto_deal = auto_deal
         self.rng = rng
-        self.players = list(players) if players else ["North", "East", "South", "West"]
+        n = rules.players
+        default_names = ["North", "East", "South", "West"] if n == 4 else [
+            f"Player {i + 1}" for i in range(n)]
+        self.players = list(players) if players else default_names
+        if len(self.players) != n:
+            raise ValueError(f"{n} players need {n} names, not {len(self.players)}")
         if dealer is None:
-            dealer = draw_dealer(rng) if rng is not None else 0
+            dealer = draw_dealer(rng, n) if rng is not None else 0
         self.first_dealer = dealer
         self.hands: list[HandState] = []
         self.scores: list[HandScore] = []
-        self.totals = [0, 0]
+        self.sides = 3 if n == 3 else 2
+        """Scoring sides: two teams with 4 players, each player with 2 or 3."""
+        self.totals = [0] * self.sides
         self.reserve = 0
         self.winner: int | None = None
         self.current: HandState | None = None
@@ -63,7 +70,9 @@ class Game:
     @property
     def next_dealer(self) -> int:
         """Dealer of the next hand: the deal passes to the next seat, voided hands too."""
-        return self.first_dealer if not self.hands else (self.hands[-1].dealer + 1) & 3
+        if not self.hands:
+            return self.first_dealer
+        return (self.hands[-1].dealer + 1) % self.rules.players
 
     @property
     def is_over(self) -> bool:
@@ -81,10 +90,10 @@ class Game:
             if self.rng is None:
                 raise ValueError("this game has no random source: give the deck")
             if self.rules.shuffle == "cut" and self._next_deck is not None:
-                k = self.rng.randrange(1, 32)
+                k = self.rng.randrange(1, len(self._next_deck))
                 deck = self._next_deck[k:] + self._next_deck[:k]
             else:
-                deck = deal_deck(self.rng)
+                deck = deal_deck(self.rng, self.rules.players)
         return self.start_hand(HandState.deal(self.rules, self.next_dealer, deck))
 
     def start_hand(self, hand: HandState) -> HandState:
@@ -138,16 +147,16 @@ class Game:
         assert hand is not None
         score = hand.score(self.reserve)
         self.scores.append(score)
-        self.totals[0] += score.scored[0]
-        self.totals[1] += score.scored[1]
+        for side, points in enumerate(score.scored):
+            self.totals[side] += points
         self.reserve = score.reserve
         if hand.is_void:
             self._next_deck = _gathered_void(hand)
         else:
             self._next_deck = list(hand.played)
-            taker_team = hand.taker & 1
-            self.winner = game_winner(self.rules, (self.totals[0], self.totals[1]),
-                                      taker_team, self.hands_played)
+            taker_side = hand.taker if self.sides == 3 else hand.taker_team
+            self.winner = game_winner(self.rules, tuple(self.totals), taker_side,
+                                      self.hands_played)
         if self.winner is None and self.rng is not None and self.auto_deal:
             self.deal()
 
@@ -155,15 +164,16 @@ class Game:
         """``seat``'s view of the hand in progress, with the game's scores."""
         if self.current is None:
             raise WrongPhase("no hand has been dealt", rule="no hand")
-        return make_view(self.current, seat, (self.totals[0], self.totals[1]), self.reserve,
-                         len(self.hands))
+        return make_view(self.current, seat, tuple(self.totals), self.reserve, len(self.hands))
 
 
 def _gathered_void(hand: HandState) -> list[Card]:
     cards: list[Card] = []
-    for seat in range(4):
-        cards.extend(cards_of(hand.initial[seat]))
-    cards.append(hand.retourne)
+    for seat in range(hand.n):
+        cards.extend(cards_of(hand.dealt[seat] | hand.initial[seat]))
+        cards.extend(hand._covered[seat].values())
+    if hand.retourne >= 0:
+        cards.append(hand.retourne)
     if hand._stock is not None:
         cards.extend(hand._stock)
     return cards

@@ -44,7 +44,7 @@ from rebelote.errors import (
     WrongPhase,
 )
 from rebelote.rules import Rules
-from rebelote.scoring import VOID, HandOutcome, HandScore, score_outcome
+from rebelote.scoring import VOID, HandOutcome, HandScore, score_outcome, score_three
 
 if TYPE_CHECKING:
     from rebelote.view import SeatView
@@ -90,6 +90,19 @@ PLAY: Final = 1
 OVER: Final = 2
 
 _ALL_CARDS: Final = frozenset(range(32))
+_DECK_OF_THREE: Final = frozenset(c for c in range(32) if c & 7 > 1)  # no 7s and 8s
+_NEXT: Final = {4: (1, 2, 3, 0), 3: (1, 2, 0), 2: (1, 0)}
+_PARTNER: Final = {4: (2, 3, 0, 1), 3: (-1, -1, -1), 2: (-1, -1)}
+_TEAMS: Final = {4: [0, 1, 0, 1], 3: [1, 1, 1], 2: [0, 1]}
+
+
+_DECKS: Final = {4: tuple(range(32)), 3: tuple(sorted(_DECK_OF_THREE)), 2: tuple(range(32))}
+_DECK_SETS: Final = {n: frozenset(deck) for n, deck in _DECKS.items()}
+
+
+def deck_for(players: int) -> list[Card]:
+    """The cards in play: 32, or 24 for three players (the 7s and 8s set aside)."""
+    return list(_DECKS[players])
 _KQ: Final = tuple((1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN)) for s in range(4))
 
 
@@ -137,16 +150,16 @@ def _split_bid(text: str) -> tuple[str | None, str]:
     return None, ""
 
 
-def deal_deck(rng: random.Random) -> list[Card]:
-    """A shuffled deck of 32 cards.
+def deal_deck(rng: random.Random, players: int = 4) -> list[Card]:
+    """A shuffled deck (32 cards; 24 for three players).
 
     Fisher-Yates with the swap positions read as mixed-radix digits of one 192-bit
     random number: 32! < 2**118, so each permutation's probability is off by less than
     2**-74 (``random.shuffle`` draws 31 numbers and costs a quarter of a random hand).
     """
-    deck = list(range(32))
+    deck = deck_for(players)
     x = rng.getrandbits(192)
-    for i in range(31, 0, -1):
+    for i in range(len(deck) - 1, 0, -1):
         x, j = divmod(x, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
@@ -161,14 +174,18 @@ class HandState:
         "_belote_first",
         "_belote_said",
         "_belote_suits",
+        "_covered",
         "_higher",
         "_legal",
+        "_next",
+        "_partner",
         "_passes",
         "_points",
         "_rest",
         "_retourne_holder",
         "_stage",
         "_stock",
+        "_team",
         "_win",
         "ann_points",
         "announced",
@@ -186,16 +203,22 @@ class HandState:
         "first",
         "hands",
         "initial",
+        "layout",
         "led",
         "mode",
+        "n",
         "phase",
         "played",
         "retourne",
         "rules",
+        "seat_belote",
+        "seat_points",
+        "table_up",
         "taker",
         "trick",
         "trick_leaders",
         "trick_winners",
+        "tricks_total",
         "tricks_won",
         "turn",
     )
@@ -226,6 +249,17 @@ class HandState:
     ann_points: tuple[int, int]
     belote_points: list[int]
     _ann_winner: int | None
+    _covered: list[dict[Card, Card]]
+    _next: tuple[int, ...]
+    _partner: tuple[int, ...]
+    _team: list[int]
+    n: int
+    layout: list[tuple[tuple[Card, Card], ...]]
+    """Découverte: each seat's table columns (face-up card, face-down card), as dealt."""
+    seat_belote: list[int]
+    seat_points: list[int]
+    table_up: list[CardSet]
+    tricks_total: int
     _after_coinche: int
     _passes: int
     _stage: int
@@ -248,42 +282,72 @@ class HandState:
     @classmethod
     def new(cls, rules: Rules, dealer: int, rng: random.Random) -> HandState:
         """Shuffle a deck with ``rng`` and deal it."""
-        return cls.deal(rules, dealer, deal_deck(rng))
+        return cls.deal(rules, dealer, deal_deck(rng, rules.players))
 
     @classmethod
     def deal(cls, rules: Rules, dealer: int, deck: Sequence[Card]) -> HandState:
-        """Deal ``deck`` (top card first): 5 each in packets, the retourne, 11 kept back."""
-        if len(deck) != 32 or set(deck) != _ALL_CARDS:
-            raise ValueError("a deck must hold each of the 32 cards exactly once")
-        first = (dealer + 1) & 3
-        initial = [0, 0, 0, 0]
+        """Deal ``deck`` (top card first) from first hand, in packets: classic, 5 each,
+        the retourne, the rest kept back for the completion; auction games, 8 each;
+        découverte (2 players), 5 face down, 5 face up on them, then 3 + 3 in hand."""
+        n = rules.players
+        if len(deck) != len(_DECKS[n]) or _DECK_SETS[n] != set(deck):
+            raise ValueError(f"a deck must hold each of the {len(_DECKS[n])} cards in play "
+                             "exactly once")
+        self = cls._blank(rules, dealer)
+        first = self.first
+        initial = [0] * n
         i = 0
+        if n == 2:
+            down = [deck[i + 5 * k:i + 5 * k + 5] for k in range(2)]
+            up = [deck[10 + 5 * k:15 + 5 * k] for k in range(2)]
+            i = 20
+            for packet in (3, 3):
+                for k in range(2):
+                    for c in deck[i:i + packet]:
+                        initial[(first + k) % 2] |= 1 << c
+                    i += packet
+            layout = {(first + k) % 2: (up[k], down[k]) for k in range(2)}
+            self._lay_table(initial, [layout[0], layout[1]])
+            return self
         if rules.game == "auction":
             packets = tuple(int(p) for p in rules.auction_deal.split("-"))
         else:
             packets = (3, 2) if rules.deal_packets == "3-2" else (2, 3)
         for packet in packets:
-            for k in range(4):
-                seat = (first + k) & 3
+            for k in range(n):
+                seat = (first + k) % n
                 for c in deck[i:i + packet]:
                     initial[seat] |= 1 << c
                 i += packet
-        self = cls._blank(rules, dealer)
         self.initial = initial
         self.hands = initial[:]
         if rules.game == "auction":
             self.dealt = initial[:]
             return self
-        self.retourne = deck[20]
-        self._stock = list(deck[21:])
+        self.retourne = deck[i]
+        self._stock = list(deck[i + 1:])
         return self
+
+    def _lay_table(self, hand_cards: list[CardSet],
+                   layout: list[tuple[Sequence[Card], Sequence[Card]]]) -> None:
+        """Découverte: each seat's hand, and its face-up cards over face-down ones."""
+        self.initial = [0, 0]
+        self.table_up = [0, 0]
+        self._covered = [{}, {}]
+        self.layout = [tuple(zip(up, down, strict=True)) for up, down in layout]
+        for seat, (up, down) in enumerate(layout):
+            for u, d in zip(up, down, strict=True):
+                self.table_up[seat] |= 1 << u
+                self._covered[seat][u] = d
+            self.initial[seat] = hand_cards[seat] | self.table_up[seat]
+        self.hands = self.initial[:]
 
     @classmethod
     def from_deal(cls, rules: Rules, dealer: int, cards: Sequence[Sequence[Card]]) -> HandState:
         """An auction game's hand whose 8 cards each are known (a record), ready to bid."""
         if rules.game != "auction":
             raise ValueError("from_deal is for auction games; classic hands need a retourne")
-        _check_cards(cards, allow_five=False, retourne=-1)
+        _check_cards(cards, 4, allow_five=False, retourne=-1)
         self = cls._blank(rules, dealer)
         masks = [sum(1 << c for c in listed) for listed in cards]
         self.initial = masks[:]
@@ -299,12 +363,19 @@ class HandState:
 
         ``cards[seat]`` lists the seat's cards in the order received: its first five
         (the taker's retourne, once received, may stand anywhere after them). Five
-        cards each is a voided hand's deal.
+        cards each is a voided hand's deal. In découverte (2 players, no retourne: pass
+        -1) each seat lists 16 cards: 6 in hand, 5 face up, then the 5 face down under
+        them in the same order.
         """
-        _check_cards(cards, allow_five=True, retourne=retourne)
+        n = rules.players
+        _check_cards(cards, n, allow_five=True, retourne=retourne)
         self = cls._blank(rules, dealer)
-        initial = [0, 0, 0, 0]
-        rest = [0, 0, 0, 0]
+        if n == 2:
+            self._lay_table([sum(1 << c for c in listed[:6]) for listed in cards],
+                            [(listed[6:11], listed[11:16]) for listed in cards])
+            return self
+        initial = [0] * n
+        rest = [0] * n
         for seat, listed in enumerate(cards):
             received = [c for c in listed if c != retourne]
             for c in received[:5]:
@@ -327,16 +398,22 @@ class HandState:
         """A hand dealt and taken: 8 cards each, ``taker`` playing ``mode`` (0..3, SA, TA);
         auction games also give the bid's level (``BID_VALUES`` index, 9 = capot) and
         the double (1, 2 after a coinche, 4 after a surcoinche)."""
-        _check_cards(cards, allow_five=False, retourne=-1)
-        if taker not in range(4):
-            raise IllegalCall(f"the taker must be a seat 0..3, not {taker!r}")
+        n = rules.players
+        _check_cards(cards, n, allow_five=False, retourne=-1)
+        if taker not in range(n):
+            raise IllegalCall(f"the taker must be a seat 0..{n - 1}, not {taker!r}")
         if mode not in range(6):
             raise IllegalCall(f"the contract suit must be S, H, D, C, SA or TA, not {mode!r}")
         if retourne >= 0 and not any(c == retourne for c in cards[taker]):
             raise IllegalCall(f"the retourne {card_name(retourne)} must be in the taker's hand")
         self = cls._blank(rules, dealer)
-        masks = [sum(1 << c for c in listed) for listed in cards]
-        self.initial = masks[:]
+        if n == 2:
+            self._lay_table([sum(1 << c for c in listed[:6]) for listed in cards],
+                            [(listed[6:11], listed[11:16]) for listed in cards])
+            masks = self.hands
+        else:
+            masks = [sum(1 << c for c in listed) for listed in cards]
+            self.initial = masks[:]
         self.retourne = retourne
         self.taker = taker
         if rules.game == "auction":
@@ -352,15 +429,26 @@ class HandState:
 
     @classmethod
     def _blank(cls, rules: Rules, dealer: int) -> HandState:
-        if dealer not in range(4):
-            raise ValueError(f"the dealer must be a seat 0..3, not {dealer!r}")
+        n = rules.players
+        if dealer not in range(n):
+            raise ValueError(f"the dealer must be a seat 0..{n - 1}, not {dealer!r}")
         self = cls.__new__(cls)
         self.rules = rules
+        self.n = n
+        self._next = _NEXT[n]
+        self._partner = _PARTNER[n]
+        self._team = list(_TEAMS[n])
+        self.tricks_total = 16 if n == 2 else 8
+        self.seat_points = [0] * n
+        self.seat_belote = [0] * n
+        self.table_up = [0] * n
+        self._covered = [{} for _ in range(n)]
+        self.layout = []
         self.dealer = dealer
-        self.first = (dealer + 1) & 3
-        self.hands = [0, 0, 0, 0]
-        self.initial = [0, 0, 0, 0]
-        self.dealt = [0, 0, 0, 0]
+        self.first = (dealer + 1) % n
+        self.hands = [0] * n
+        self.initial = [0] * n
+        self.dealt = [0] * n
         self.retourne = -1
         self._stock = None
         self._rest = None
@@ -380,7 +468,7 @@ class HandState:
         self.trick_winners = []
         self.card_points = [0, 0]
         self.tricks_won = [0, 0]
-        self.announced = [[], [], [], []]
+        self.announced = [[] for _ in range(n)]
         self.ann_points = (0, 0)
         self._ann_winner = None
         self._after_coinche = 0
@@ -408,7 +496,11 @@ class HandState:
         o._belote_said = self._belote_said[:]
         o._belote_suits = self._belote_suits
         o._higher = self._higher
+        o._covered = [dict(c) for c in self._covered]
         o._legal = self._legal
+        o._next = self._next
+        o._partner = self._partner
+        o._team = self._team[:]
         o._passes = self._passes
         o._points = self._points
         o._rest = self._rest[:] if self._rest is not None else None
@@ -432,16 +524,22 @@ class HandState:
         o.first = self.first
         o.hands = self.hands[:]
         o.initial = self.initial[:]
+        o.layout = self.layout
         o.led = self.led
         o.mode = self.mode
+        o.n = self.n
         o.phase = self.phase
         o.played = self.played[:]
         o.retourne = self.retourne
+        o.seat_belote = self.seat_belote[:]
+        o.seat_points = self.seat_points[:]
+        o.table_up = self.table_up[:]
         o.rules = self.rules
         o.taker = self.taker
         o.trick = self.trick[:]
         o.trick_leaders = self.trick_leaders[:]
         o.trick_winners = self.trick_winners[:]
+        o.tricks_total = self.tricks_total
         o.tricks_won = self.tricks_won[:]
         o.turn = self.turn
         return o
@@ -469,9 +567,12 @@ class HandState:
             return []
         if self.rules.game == "auction":
             return self._auction_calls()
-        if len(self.calls) < 4:
+        if self.n == 2:  # découverte: no retourne; name any suit or pass
+            named = [PASS, 34, 35, 36, 37]
+        elif len(self.calls) < self.n:
             return [PASS, TAKE]
-        named = [PASS] + [34 + s for s in range(4) if s != self.retourne >> 3]
+        else:
+            named = [PASS] + [34 + s for s in range(4) if s != self.retourne >> 3]
         if self.rules.round2_no_trump:
             named.append(CALL_NO_TRUMP)
         if self.rules.round2_all_trump:
@@ -533,7 +634,7 @@ class HandState:
         trumps = hand & SUIT_MASK[mode]
         if not trumps:
             return hand
-        if (self.best_seat ^ self.turn) == 2 and self.rules.partner_master_free:
+        if self._partner[self.turn] == self.best_seat and self.rules.partner_master_free:
             return hand
         if self.best_value >= 16:
             over = trumps & self._higher[self.best_card]
@@ -578,7 +679,7 @@ class HandState:
             if action in (CALL_NO_TRUMP, CALL_ALL_TRUMP):
                 raise IllegalCall(f"{name} cannot be named: these rules do not allow it in "
                                   "round 2", rule="round 2 SA/TA option")
-            if 34 <= action <= 37 and len(self.calls) < 4:
+            if 34 <= action <= 37 and len(self.calls) < self.n:
                 raise IllegalCall(f"{name}: round 1 only takes the retourne's suit or passes",
                                   rule="round 1 takes the retourne")
             if 34 <= action <= 37:
@@ -595,11 +696,11 @@ class HandState:
                               f"{self._retourne_holder}'s cards", rule="retourne to the taker")
         self.calls.append(action)
         if action == PASS:
-            if len(self.calls) == 8:
+            if len(self.calls) == (2 if self.n == 2 else 2 * self.n):
                 self.phase = OVER
                 self.turn = -1
             else:
-                self.turn = (caller + 1) & 3
+                self.turn = self._next[caller]
             return
         mode = self.retourne >> 3 if action == TAKE else (
             NO_TRUMP if action == CALL_NO_TRUMP else ALL_TRUMP if action == CALL_ALL_TRUMP
@@ -706,18 +807,20 @@ class HandState:
                            "80H or capotS, coinche, surcoinche)", rule="auction")
 
     def _complete_deal(self) -> None:
+        if self.n == 2:  # découverte: everything is dealt already
+            return
         hands = self.hands
         taker = self.taker
         hands[taker] |= 1 << self.retourne
         if self._rest is not None:
-            for seat in range(4):
+            for seat in range(self.n):
                 hands[seat] |= self._rest[seat]
             return
         stock = self._stock
         assert stock is not None
         i = 0
-        for k in range(4):
-            seat = (self.first + k) & 3
+        for k in range(self.n):
+            seat = (self.first + k) % self.n
             n = 2 if seat == taker else 3
             for c in stock[i:i + n]:
                 hands[seat] |= 1 << c
@@ -727,6 +830,12 @@ class HandState:
         self._legal = -1
         self.hands = hands
         self.dealt = hands[:]
+        if self.n == 2:  # the cards still face down are the players' too
+            for seat in range(2):
+                for covered in self._covered[seat].values():
+                    self.dealt[seat] |= 1 << covered
+        if self.n == 3:  # each for himself: the taker against the other two
+            self._team = [0 if s == self.taker else 1 for s in range(3)]
         self.mode = mode
         self.phase = PLAY
         self.turn = self.first
@@ -782,6 +891,12 @@ class HandState:
         self._legal = -1
         bit = 1 << card
         self.hands[player] ^= bit
+        if self.n == 2 and self.table_up[player] & bit:  # découverte: turn the card under
+            self.table_up[player] ^= bit
+            under = self._covered[player].pop(card, -1)
+            if under >= 0:
+                self.hands[player] |= 1 << under
+                self.table_up[player] |= 1 << under
         if self._belote_suits & bit:
             self._belote(player, card, belote)
         trick = self.trick
@@ -801,13 +916,20 @@ class HandState:
                 self.best_seat = player
         trick.append(card)
         self.played.append(card)
-        if len(trick) < 4:
-            self.turn = (player + 1) & 3
+        if len(trick) < self.n:
+            self.turn = self._next[player]
             return
         winner = self.best_seat
         pts = self._points
-        team = winner & 1
-        self.card_points[team] += pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
+        team = self._team[winner]
+        if self.n == 4:
+            points = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
+        else:
+            points = 0
+            for c in trick:
+                points += pts[c]
+        self.card_points[team] += points
+        self.seat_points[winner] += points
         self.tricks_won[team] += 1
         self.trick_winners.append(winner)
         self.trick = []
@@ -815,8 +937,9 @@ class HandState:
         n = len(self.trick_winners)
         if n == 1 and self.rules.announcements:
             self._compare_announcements()
-        if n == 8:
+        if n == self.tricks_total:
             self.card_points[team] += 10
+            self.seat_points[winner] += 10
             self.phase = OVER
             self.turn = -1
 
@@ -899,7 +1022,8 @@ class HandState:
                 self._belote_said.append((seat, "belote"))
             return
         if first and (say or self.rules.belote_automatic):
-            self.belote_points[seat & 1] += 20
+            self.belote_points[self._team[seat]] += 20
+            self.seat_belote[seat] += 20
             if say:
                 self._belote_said.append((seat, "rebelote"))
 
@@ -916,20 +1040,26 @@ class HandState:
     # -- scoring ----------------------------------------------------------------------
 
     def capot_team(self) -> int | None:
-        """The team that won all eight tricks, if any."""
+        """The team (the taker's side 0 or the defense 1 with three players) that won
+        every trick, if any."""
         if self.phase != OVER or self.taker < 0:
             return None
-        if self.tricks_won[0] == 8:
+        if self.tricks_won[0] == self.tricks_total:
             return 0
-        if self.tricks_won[1] == 8:
+        if self.tricks_won[1] == self.tricks_total:
             return 1
         return None
+
+    @property
+    def taker_team(self) -> int:
+        """The taker's team: seat & 1 with 4 players, the seat with 2, side 0 with 3."""
+        return self._team[self.taker] if self.taker >= 0 else -1
 
     def scaled_card_points(self) -> tuple[int, int]:
         """Card points with the dix de der, on the 162 scale (tout atout 'scaled')."""
         a, b = self.card_points
         if self.mode == ALL_TRUMP and self.rules.all_trump_points == "scaled":
-            t = self.taker & 1
+            t = self._team[self.taker]
             mine = (a, b)[t] * 162
             taker_pts = (mine + 129) // 258  # nearest, halves up
             return (taker_pts, 162 - taker_pts) if t == 0 else (162 - taker_pts, taker_pts)
@@ -940,13 +1070,17 @@ class HandState:
         if self.phase != OVER:
             raise WrongPhase("the hand is not over yet", rule="score at the end")
         if self.taker < 0:
-            return HandScore(VOID, (0, 0), reserve)
+            return HandScore(VOID, (0,) * (3 if self.n == 3 else 2), reserve)
+        if self.n == 3:
+            capot = self.capot_team()
+            return score_three(self.rules, self.taker, self.seat_points, self.seat_belote,
+                               None if capot is None else ("taker", "defense")[capot])
         return score_outcome(self.rules, self.outcome(), reserve)
 
     def outcome(self) -> HandOutcome:
         """What the score depends on, from the cards played (the calculator's input)."""
         return HandOutcome(
-            self.taker & 1,
+            self._team[self.taker],
             self.scaled_card_points(),
             self.capot_team(),
             self.ann_points,
@@ -967,24 +1101,31 @@ class HandState:
         return make_view(self, seat)
 
 
-def _check_cards(cards: Sequence[Sequence[Card]], allow_five: bool, retourne: int) -> None:
-    if len(cards) != 4:
-        raise ValueError("a deal lists the cards of 4 seats")
+def _check_cards(cards: Sequence[Sequence[Card]], n: int, allow_five: bool,
+                 retourne: int) -> None:
+    if len(cards) != n:
+        raise ValueError(f"a deal lists the cards of {n} seats")
     seen: set[int] = set()
     sizes = {len(c) for c in cards}
     for listed in cards:
         for c in listed:
+            if not isinstance(c, int) or not 0 <= c < 32:
+                raise ValueError(f"{c!r} is not a card")
             if c in seen:
                 raise ValueError(f"{card_name(c)} is dealt twice")
+            if n == 3 and c & 7 < 2:
+                raise ValueError(f"{card_name(c)} is not in play with three players "
+                                 "(the 7s and 8s are set aside)")
             seen.add(c)
-    if allow_five and sizes == {5}:
+    if allow_five and sizes == {5} and n != 2:
         if retourne in seen:
             raise ValueError(f"the retourne {card_name(retourne)} is also in a hand")
         return
-    if sizes != {8}:
-        raise ValueError("each seat must hold 8 cards once the deal is complete"
-                         + (" (or 5 cards in a voided hand)" if allow_five else ""))
-    if allow_five and retourne not in seen:
+    size = 16 if n == 2 else 8
+    if sizes != {size}:
+        raise ValueError(f"each seat must hold {size} cards once the deal is complete"
+                         + (" (or 5 cards in a voided hand)" if allow_five and n != 2 else ""))
+    if allow_five and n != 2 and retourne not in seen:
         raise ValueError(f"the retourne {card_name(retourne)} must be in the taker's hand")
 
 

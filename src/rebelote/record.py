@@ -69,7 +69,14 @@ def hand_to_json(hand: HandState) -> dict[str, Any]:
     """One hand as a record entry."""
     out: dict[str, Any] = {"dealer": hand.dealer}
     cards = []
-    for seat in range(4):
+    for seat in range(hand.n):
+        if hand.n == 2:  # découverte: 6 in hand, 5 face up, the 5 under them
+            columns = hand.layout[seat]
+            table = {c for column in columns for c in column}
+            listed = [c for c in cards_of(hand.initial[seat]) if c not in table]
+            listed += [up for up, _ in columns] + [down for _, down in columns]
+            cards.append([card_name(c) for c in listed])
+            continue
         first = cards_of(hand.initial[seat])
         later = cards_of(hand.dealt[seat] & ~hand.initial[seat]) if hand.taker >= 0 else []
         cards.append([card_name(c) for c in first + later])
@@ -89,7 +96,7 @@ def hand_to_json(hand: HandState) -> dict[str, Any]:
         if not hand.rules.auto_announce:
             out["announcements"] = [
                 {"seat": s, "cards": [card_name(c) for c in cards_of(a.cards)]}
-                for s in range(4) for a in hand.announced[s]
+                for s in range(hand.n) for a in hand.announced[s]
             ]
             out["belote"] = [s for s, word in hand.belote_said if word == "belote"]
     return out
@@ -124,10 +131,10 @@ class HandSummary:
     taker: int | None
     trump: str | None
     outcome: str
-    card_points: tuple[int, int]
-    announcements: tuple[int, int]
-    belote: tuple[int, int]
-    scored: tuple[int, int]
+    card_points: tuple[int, ...]
+    announcements: tuple[int, ...]
+    belote: tuple[int, ...]
+    scored: tuple[int, ...]
     reserve: int
 
     def to_json(self) -> dict[str, Any]:
@@ -168,10 +175,10 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
-def _seat(value: Any, what: str, hand_no: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value not in range(4):
-        raise RecordError(f"hand {hand_no}: {what} must be a seat 0..3, not {value!r}",
-                          hand=hand_no)
+def _seat(value: Any, what: str, hand_no: int, players: int = 4) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value not in range(players):
+        raise RecordError(f"hand {hand_no}: {what} must be a seat 0..{players - 1}, "
+                          f"not {value!r}", hand=hand_no)
     return value
 
 
@@ -203,12 +210,13 @@ def replay_record(record: Any) -> Replay:
     if not isinstance(hands, list):
         raise RecordError("a record needs a 'hands' list")
     players = record.get("players")
-    if players is not None and (not isinstance(players, list) or len(players) != 4
+    n = rules.players
+    if players is not None and (not isinstance(players, list) or len(players) != n
                                 or not all(isinstance(p, str) for p in players)):
-        raise RecordError("'players' must list 4 names")
+        raise RecordError(f"'players' must list {n} names")
     first_dealer = 0
     if hands and isinstance(hands[0], dict):
-        first_dealer = _seat(hands[0].get("dealer"), "dealer", 1)
+        first_dealer = _seat(hands[0].get("dealer"), "dealer", 1, n)
     game = Game(rules, dealer=first_dealer, players=players)
     out = Replay(game)
     for i, entry in enumerate(hands):
@@ -227,10 +235,12 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
     if not isinstance(entry, dict):
         raise RecordError(f"hand {hand_no} must be an object", hand=hand_no)
     rules = game.rules
-    dealer = _seat(entry.get("dealer"), "dealer", hand_no)
+    n = rules.players
+    dealer = _seat(entry.get("dealer"), "dealer", hand_no, n)
     raw_cards = entry.get("cards")
-    if not isinstance(raw_cards, list) or len(raw_cards) != 4:
-        raise RecordError(f"hand {hand_no}: 'cards' must list the cards of 4 seats", hand=hand_no)
+    if not isinstance(raw_cards, list) or len(raw_cards) != n:
+        raise RecordError(f"hand {hand_no}: 'cards' must list the cards of {n} seats",
+                          hand=hand_no)
     cards = [_cards(c, f"cards of seat {s}", hand_no) for s, c in enumerate(raw_cards)]
     retourne = -1
     if entry.get("retourne") is not None:
@@ -238,6 +248,8 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
     try:
         if "auction" in entry and rules.game == "auction":
             hand = HandState.from_deal(rules, dealer, cards)
+        elif "auction" in entry and n == 2:
+            hand = HandState.from_cards(rules, dealer, cards, -1)
         elif "auction" in entry:
             if retourne < 0:
                 raise RecordError(f"hand {hand_no}: a hand with an 'auction' needs its "
@@ -247,7 +259,7 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
             contract = entry["contract"]
             if not isinstance(contract, dict):
                 raise RecordError(f"hand {hand_no}: 'contract' must be an object", hand=hand_no)
-            taker = _seat(contract.get("taker"), "the contract's taker", hand_no)
+            taker = _seat(contract.get("taker"), "the contract's taker", hand_no, n)
             try:
                 mode = parse_mode(str(contract.get("trump", "")))
             except CardError:
@@ -341,7 +353,7 @@ def _declared_announcements(entry: dict[str, Any], hand_no: int) -> list[list[Ca
     raw = entry["announcements"]
     if not isinstance(raw, list):
         raise RecordError(f"hand {hand_no}: 'announcements' must be a list", hand=hand_no)
-    out: list[list[CardSet]] = [[], [], [], []]
+    out: list[list[CardSet]] = [[] for _ in range(4)]
     for item in raw:
         if not isinstance(item, dict):
             raise RecordError(f"hand {hand_no}: each announcement is an object with 'seat' "
@@ -367,20 +379,32 @@ def summarize(game: Game, hand: HandState) -> HandSummary:
     """The replay summary of ``hand`` (the last one started in ``game``)."""
     taker = hand.taker if hand.taker >= 0 else None
     trump = hand.contract_name() or None
+    zeros = (0,) * game.sides
+    if game.sides == 3:  # each for himself: per player
+        points: tuple[int, ...] = tuple(hand.seat_points)
+        belote: tuple[int, ...] = tuple(hand.seat_belote)
+    else:
+        points = hand.scaled_card_points()
+        belote = (hand.belote_points[0], hand.belote_points[1])
+    announcements = hand.ann_points if game.sides == 2 else zeros
     if not hand.is_over:
-        return HandSummary(taker, trump, "in_progress", (hand.card_points[0],
-                           hand.card_points[1]), hand.ann_points,
-                           (hand.belote_points[0], hand.belote_points[1]), (0, 0), game.reserve)
+        return HandSummary(taker, trump, "in_progress", tuple(hand.card_points)
+                           if game.sides == 2 else points, announcements, belote, zeros,
+                           game.reserve)
     score = game.scores[len(game.hands) - 1]
     if score.outcome == VOID:
-        return HandSummary(None, None, VOID, (0, 0), (0, 0), (0, 0), (0, 0), score.reserve)
+        return HandSummary(None, None, VOID, zeros, zeros, zeros, zeros, score.reserve)
     capot = hand.capot_team()
-    points = hand.scaled_card_points()
     if capot is not None:
         cp = hand.rules.capot_points
-        points = (cp, 0) if capot == 0 else (0, cp)
-    return HandSummary(taker, trump, score.outcome, points, hand.ann_points,
-                       (hand.belote_points[0], hand.belote_points[1]), score.scored, score.reserve)
+        if game.sides == 3:
+            taker_side = [cp if s == hand.taker else 0 for s in range(3)]
+            points = tuple(taker_side) if capot == 0 else tuple(
+                0 if s == hand.taker else cp // 2 for s in range(3))
+        else:
+            points = (cp, 0) if capot == 0 else (0, cp)
+    return HandSummary(taker, trump, score.outcome, points, announcements, belote,
+                       score.scored, score.reserve)
 
 
 def replay_file(path: str | Path) -> list[Replay]:

@@ -27,6 +27,10 @@ class Option:
 
 
 OPTIONS: Final[tuple[Option, ...]] = (
+    Option("players", (4, 3, 2),
+           "Players at the table: 4 in two partnerships; 3 each for himself (the taker "
+           "against the other two, 24 cards: the 7s and 8s are set aside); 2 in découverte "
+           "(16 cards each, 10 of them on the table). See docs/variants.md."),
     Option("game", ("retourne", "auction"),
            "How the contract is made: a retourne and two rounds of taking (classic, RULES "
            "§3), or an auction of bids 80..160 and capot with 8 cards dealt at once (§4)."),
@@ -122,6 +126,7 @@ class Rules:
     """Every rule option of a game; build it from a preset (``Rules.classic()``)."""
 
     preset: str = "classic"
+    players: int = 4
     game: str = "retourne"
     auction_deal: str = "3-2-3"
     auction_scoring: str = "coinche"
@@ -169,6 +174,14 @@ class Rules:
                 raise RulesError(f"option {opt.name!r} must be one of {allowed}, not {value!r}")
         if self.target == 0 and self.hands_limit == 0:
             raise RulesError("a game needs a target or a hands_limit")
+        if self.players != 4:
+            if self.game != "retourne":
+                raise RulesError("auction games are for 4 players")
+            if self.announcements:
+                raise RulesError(f"{self.players}-player games play without announcements "
+                                 "(belote only)")
+        if self.players == 3 and self.litige == "reserve":
+            raise RulesError("3-player games count a tie as failed or made, not a reserve")
         if self.preset not in PRESETS:
             raise RulesError(f"unknown preset {self.preset!r} (known: {', '.join(PRESETS)})")
 
@@ -222,6 +235,19 @@ class Rules:
                    announcement_tie="nobody")
 
     @classmethod
+    def three(cls) -> Rules:
+        """Three players, each for himself: the taker against the other two (24 cards)."""
+        return cls(preset="three", players=3, announcements=False, litige="failed",
+                   announcement_tie="nobody", partner_master_free=False)
+
+    @classmethod
+    def decouverte(cls) -> Rules:
+        """Two players, découverte: 6 cards in hand and 10 on the table (5 face down
+        under 5 face up), 16 tricks; the taker loses at 81 or less."""
+        return cls(preset="decouverte", players=2, announcements=False, litige="failed",
+                   announcement_tie="nobody", partner_master_free=False)
+
+    @classmethod
     def preset_named(cls, name: str) -> Rules:
         """The preset of that name (``classic``, ``ffb``, ``skill7``, ``moroccan``,
         ``coinche``, ``contree``, ``acorralada``)."""
@@ -266,6 +292,8 @@ PRESETS: Final = {
     "coinche": Rules.coinche,
     "contree": Rules.contree,
     "acorralada": Rules.acorralada,
+    "three": Rules.three,
+    "decouverte": Rules.decouverte,
 }
 
 

@@ -24,14 +24,15 @@ class HandScore:
 
     outcome: str
     """``made``, ``failed`` or ``litige`` (a tie scored with the reserve)."""
-    scored: tuple[int, int]
-    """Points each team adds to its total for this hand (reserve won included)."""
+    scored: tuple[int, ...]
+    """Points each team (each player with three) adds to its total for this hand,
+    reserve won included."""
     reserve: int
     """What the litige reserve holds after this hand."""
     reserve_won_by: int | None = None
     """The team that won the reserve carried into this hand, if any."""
-    totals: tuple[int, int] = (0, 0)
-    """Each team's hand total before the outcome: card points + announcements + belote."""
+    totals: tuple[int, ...] = (0, 0)
+    """Each side's hand total before the outcome: card points + announcements + belote."""
 
 
 def round_score(rules: Rules, value: int) -> int:
@@ -229,14 +230,55 @@ def _score_auction(rules: Rules, o: HandOutcome, reserve: int) -> HandScore:
                      0, won_by, totals)
 
 
-def game_winner(
-    rules: Rules, totals: tuple[int, int], last_taker_team: int | None, hands_played: int
-) -> int | None:
-    """The winning team once the game is over (RULES.md §9), else ``None``.
+def score_three(
+    rules: Rules, taker: int, seat_points: list[int], seat_belote: list[int],
+    capot: str | None,
+) -> HandScore:
+    """Score a three-player hand (docs/variants.md): the taker against the other two.
 
-    Over when a team reached the target (or the hands limit is played); if both teams
-    are over, the higher total wins (or the last hand's takers with ``takers_first``);
-    an exact tie plays on.
+    Made when the taker's total (card points + belote) beats the two defenders' together;
+    then each player scores his own total (a capot: the capot value to its side).
+    Failed: the defenders share 162 (the capot value on their capot), each adding his
+    belote; the taker keeps his belote as ``belote_when_lost`` says.
+    """
+    defenders = [s for s in range(3) if s != taker]
+    cards = list(seat_points)
+    if capot == "taker":
+        cards = [0, 0, 0]
+        cards[taker] = rules.capot_points
+    totals = [cards[s] + seat_belote[s] for s in range(3)]
+    taker_total = totals[taker]
+    defense_total = sum(totals[s] for s in defenders)
+    if capot == "taker" or taker_total > defense_total:
+        made = True
+    elif taker_total < defense_total or capot == "defense":
+        made = False
+    else:
+        made = rules.litige == "made"
+    scored = [0, 0, 0]
+    if made:
+        scored = totals
+    else:
+        pot = rules.capot_points if capot == "defense" else 162
+        for s in defenders:
+            scored[s] = pot // 2 + seat_belote[s]
+        if rules.belote_when_lost == "kept":
+            scored[taker] = seat_belote[taker]
+        elif rules.belote_when_lost == "to_winner":
+            for s in defenders:
+                scored[s] += seat_belote[taker] // 2
+    return HandScore(MADE if made else FAILED, tuple(round_score(rules, x) for x in scored),
+                     0, None, tuple(totals))
+
+
+def game_winner(
+    rules: Rules, totals: tuple[int, ...], last_taker_team: int | None, hands_played: int
+) -> int | None:
+    """The winning side once the game is over (RULES.md §9), else ``None``.
+
+    Over when a side reached the target (or the hands limit is played); if several are
+    over, the higher total wins (or the last hand's takers with ``takers_first``); an
+    exact tie for the lead plays on.
     """
     over = hands_played >= rules.hands_limit if rules.hands_limit else max(totals) >= rules.target
     if not over:
@@ -248,6 +290,6 @@ def game_winner(
         and totals[last_taker_team] >= rules.target
     ):
         return last_taker_team
-    if totals[0] == totals[1]:
-        return None
-    return 0 if totals[0] > totals[1] else 1
+    best = max(totals)
+    leaders = [side for side, total in enumerate(totals) if total == best]
+    return leaders[0] if len(leaders) == 1 else None

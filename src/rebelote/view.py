@@ -37,9 +37,9 @@ class Trick:
     cards: tuple[Card, ...]
     winner: int | None = None
 
-    def seat_of(self, index: int) -> int:
+    def seat_of(self, index: int, players: int = 4) -> int:
         """Seat that played the ``index``-th card of the trick."""
-        return (self.leader + index) & 3
+        return (self.leader + index) % players
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,9 @@ class SeatView:
     announcement_winner: int | None
     belote_said: tuple[tuple[int, str], ...]
     legal_actions: tuple[int, ...]
-    totals: tuple[int, int] = (0, 0)
+    table: tuple[CardSet, ...] = ()
+    """Découverte: each seat's face-up table cards (public)."""
+    totals: tuple[int, ...] = (0, 0)
     reserve: int = 0
     hand_number: int = 0
 
@@ -89,21 +91,22 @@ class SeatView:
         return cards_of(self.hand)
 
 
-def make_view(state: HandState, seat: int, totals: tuple[int, int] = (0, 0),
+def make_view(state: HandState, seat: int, totals: tuple[int, ...] = (0, 0),
               reserve: int = 0, hand_number: int = 0) -> SeatView:
     """Build ``seat``'s view of ``state`` (only what that seat may know)."""
-    if seat not in range(4):
-        raise ValueError(f"a seat is 0..3, not {seat!r}")
+    if seat not in range(state.n):
+        raise ValueError(f"a seat is 0..{state.n - 1}, not {seat!r}")
     tricks = []
     played = state.played
     for i, winner in enumerate(state.trick_winners):
-        tricks.append(Trick(state.trick_leaders[i], tuple(played[4 * i:4 * i + 4]), winner))
+        n = state.n
+        tricks.append(Trick(state.trick_leaders[i], tuple(played[n * i:n * i + n]), winner))
     current = None
     if state.trick:
         current = Trick(state.trick_leaders[-1], tuple(state.trick))
     shown = state.trick_number >= 1
     anns = []
-    for s in range(4):
+    for s in range(state.n):
         for a in state.announced[s]:
             visible = s == seat or (shown and state.announcement_winner == (s & 1))
             anns.append(PublicAnnouncement(s, a.kind, a.points, a.cards if visible else None))
@@ -126,6 +129,7 @@ def make_view(state: HandState, seat: int, totals: tuple[int, int] = (0, 0),
         announcement_winner=state.announcement_winner if shown else None,
         belote_said=tuple(state.belote_said),
         legal_actions=tuple(state.legal_actions()) if state.turn == seat else (),
+        table=tuple(state.table_up) if state.n == 2 else (),
         totals=totals,
         reserve=reserve,
         hand_number=hand_number,
