@@ -41,6 +41,16 @@ def engine_jobs() -> list[tuple[str, list[str]]]:
     return jobs
 
 
+PRESET_SECONDS = 1.5
+
+
+def preset_jobs() -> list[tuple[str, list[str]]]:
+    from rebelote.rules import PRESETS
+
+    return [(name, [sys.executable, "-m", "bench.engine_speed", str(PRESET_SECONDS), name])
+            for name in PRESETS]
+
+
 def _fmt(value: Any, spec: str) -> str:
     return "—" if value is None else format(value, spec)
 
@@ -48,12 +58,18 @@ def _fmt(value: Any, spec: str) -> str:
 def main() -> None:
     console = Console()
     jobs = engine_jobs()
+    presets = preset_jobs()
     results: list[tuple[str, dict[str, Any]]] = []
+    per_preset: list[tuple[str, dict[str, Any]]] = []
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("engines", total=len(jobs))
+        task = progress.add_task("engines", total=len(jobs) + len(presets))
         for label, cmd in jobs:
             progress.update(task, description=f"measuring {label}")
             results.append((label, _run(cmd)))
+            progress.advance(task)
+        for label, cmd in presets:
+            progress.update(task, description=f"measuring preset {label}")
+            per_preset.append((label, _run(cmd)))
             progress.advance(task)
     ours = results[0][1].get("hands_per_s", 0.0)
     table = Table(title="Random full hands through each engine's Python API "
@@ -70,6 +86,19 @@ def main() -> None:
                       _fmt(r.get("legal_us"), ".2f"), _fmt(r.get("copy_us"), ".2f"),
                       _fmt(r.get("peak_rss_mb"), ".1f"))
     console.print(table)
+    by_preset = Table(title=f"rebelote: random hands per preset ({PRESET_SECONDS} s each)")
+    for col in ("preset", "players", "hands/s", "legal actions µs", "state copy µs"):
+        by_preset.add_column(col, justify="left" if col == "preset" else "right")
+    from rebelote.rules import Rules
+
+    for label, r in per_preset:
+        if "error" in r:
+            by_preset.add_row(label, "", f"error: {r['error']}", "", "")
+            continue
+        by_preset.add_row(label, str(Rules.preset_named(label).players),
+                          f"{r['hands_per_s']:,.0f}", _fmt(r.get("legal_us"), ".2f"),
+                          _fmt(r.get("copy_us"), ".2f"))
+    console.print(by_preset)
     verdict = "PASS" if ours >= FLOOR_HANDS_PER_S else "FAIL"
     goal = "reached" if ours >= GOAL_HANDS_PER_S else "not reached"
     console.print(f"floor {FLOOR_HANDS_PER_S:,} hands/s: {verdict} ({ours:,.0f}); "

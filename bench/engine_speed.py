@@ -23,7 +23,7 @@ def random_hands(rules: Rules, seconds: float, seed: int = 1) -> tuple[int, floa
     deadline = start + seconds
     while True:
         for _ in range(100):
-            hand = HandState.new(rules, n & 3, rng)
+            hand = HandState.new(rules, n % rules.players, rng)
             while not hand.is_over:
                 actions = hand.legal_actions()
                 hand.apply(actions[int(rng.random() * len(actions))])

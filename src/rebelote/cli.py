@@ -45,16 +45,20 @@ def _replay_text(replays: list[Replay]) -> str:
                 lines.append(head + "void (all passed twice)")
                 continue
             who = f"seat {h.taker} took {h.trump}" if h.taker is not None else "auction"
-            cards = f"{h.card_points[0]:>3}-{h.card_points[1]:<3}"
             lines.append(
-                head + f"{who:<16} {h.outcome:<11} cards {cards} "
-                f"ann {h.announcements[0]}-{h.announcements[1]} bel {h.belote[0]}-{h.belote[1]} "
-                f"scored {h.scored[0]:>3}-{h.scored[1]:<3} reserve {h.reserve}")
-        t = rep.game.totals
+                head + f"{who:<16} {h.outcome:<11} cards {_dash(h.card_points):<11} "
+                f"ann {_dash(h.announcements)} bel {_dash(h.belote)} "
+                f"scored {_dash(h.scored):<11} reserve {h.reserve}")
+        side = "team" if rep.game.rules.players == 4 else "seat"
+        totals = ", ".join(f"{side} {i} {t}" for i, t in enumerate(rep.game.totals))
         winner = rep.game.winner
-        result = f"team {winner} wins" if winner is not None else "game not over"
-        lines.append(f"totals: team 0 {t[0]}, team 1 {t[1]}; {result}")
+        result = f"{side} {winner} wins" if winner is not None else "game not over"
+        lines.append(f"totals: {totals}; {result}")
     return "\n".join(lines)
+
+
+def _dash(values: tuple[int, ...]) -> str:
+    return "-".join(str(v) for v in values)
 
 
 @app.command()
@@ -75,14 +79,15 @@ def replay(
         print(_replay_text(replays))
 
 
-def _levels(spec: str) -> list[str]:
+def _levels(spec: str, players: int = 4) -> list[str]:
     parts = [p.strip() for p in spec.split(",") if p.strip()]
     if len(parts) == 1:
-        parts *= 4
-    elif len(parts) == 2:
+        parts *= players
+    elif len(parts) == 2 and players == 4:
         parts = [parts[0], parts[1], parts[0], parts[1]]
-    if len(parts) != 4:
-        raise ValueError("--bots takes one level, two (team 0, team 1) or four (seats 0..3)")
+    if len(parts) != players:
+        raise ValueError(f"--bots takes one level, or one per seat ({players})"
+                         + (", or two (team 0, team 1)" if players == 4 else ""))
     for p in parts:
         if p not in LEVELS:
             raise ValueError(f"unknown bot level {p!r} (known: {', '.join(LEVELS)})")
@@ -122,7 +127,7 @@ def selfplay(
     """Play N hands with bots; --record writes them as a record `replay` accepts."""
     try:
         rules = Rules.preset_named(preset)
-        levels = _levels(bots)
+        levels = _levels(bots, rules.players)
     except (RulesError, ValueError) as exc:
         _fail(str(exc), 2, {"message": str(exc)}, as_json)
     games = selfplay_games(rules, hands, seed, levels)
@@ -144,9 +149,10 @@ def selfplay(
         return
     print(f"{hands} hands of {preset} by {', '.join(levels)} (seed {seed})")
     print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+    side = "team" if rules.players == 4 else "seat"
     for i, g in enumerate(games, 1):
-        state = f"team {g.winner} wins" if g.winner is not None else "not over"
-        print(f"game {i}: {len(g.hands)} hands, {g.totals[0]} - {g.totals[1]}, {state}")
+        state = f"{side} {g.winner} wins" if g.winner is not None else "not over"
+        print(f"game {i}: {len(g.hands)} hands, {_dash(tuple(g.totals))}, {state}")
     if record is not None:
         print(f"record written to {record}")
 

@@ -949,6 +949,11 @@ class HandState:
         name = card_name(card)
         hand = self.hands[seat]
         if not (hand >> card) & 1:
+            if self.n == 2 and card in self._covered[seat].values():
+                over = next(u for u, d in self._covered[seat].items() if d == card)
+                return CardNotInHand(f"{name} is still face down under {card_name(over)}: it "
+                                     f"can be played once {card_name(over)} is",
+                                     rule="covered card")
             return CardNotInHand(f"seat {seat} does not hold {name}")
         led = self.led
         suit = card >> 3
