@@ -1,0 +1,113 @@
+"""Exact (double-dummy) solver and random rollouts over a full position, compiled.
+
+This is an **analysis tool**: it sees every hand. Bots never call it on the real deal;
+the expert bot calls it on hands it sampled from what its seat knows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rebelote.cards import ALL_TRUMP, Card
+from rebelote.hand import PLAY, HandState
+from rebelote.solver import kernel as k
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """What the kernel needs of a hand in play, as arrays."""
+
+    hands: np.ndarray
+    n_in_trick: int
+    leader: int
+    led: int
+    best_card: int
+    best_value: int
+    best_seat: int
+    trick_points: int
+    won0: int
+    won1: int
+    params: np.ndarray
+    points: np.ndarray
+    scale: float  # tout atout "scaled": raw points × 162 / 258
+
+
+def position_of(hand: HandState, max_team: int | None = None) -> Position:
+    """The position of a hand in play, valued for ``max_team`` (default: the team of
+    the player to move)."""
+    if hand.phase != PLAY:
+        raise ValueError("the solver works on a hand in play")
+    if hand.n == 2:
+        raise ValueError("découverte hides the face-down cards: no exact solve")
+    hands = np.zeros(4, dtype=np.int64)
+    for s in range(hand.n):
+        hands[s] = hand.hands[s]
+    n_in = len(hand.trick)
+    leader = hand.trick_leaders[-1] if n_in else hand.turn
+    team_of = (lambda s: s & 1) if hand.n == 4 else (lambda s: 0 if s == hand.taker else 1)
+    if max_team is None:
+        max_team = team_of(hand.turn)
+    rules = hand.rules
+    scaled = hand.mode == ALL_TRUMP and rules.all_trump_points == "scaled"
+    scale = 258 / 162 if scaled else 1.0
+    params = np.zeros(k.N_PARAMS, dtype=np.int64)
+    params[k.P_MODE] = hand.mode
+    params[k.P_UNDERTRUMP] = 1 if rules.undertrump == "required" else 0
+    params[k.P_PARTNER_FREE] = 1 if rules.partner_master_free else 0
+    params[k.P_MAX_TEAM] = max_team
+    params[k.P_CAPOT_BONUS] = round((rules.capot_points - 162) * scale)
+    params[k.P_LAST_BONUS] = 10
+    params[k.P_PLAYERS] = hand.n
+    params[k.P_TAKER] = hand.taker
+    points = np.array(hand._points, dtype=np.int64)
+    trick_points = sum(hand._points[c] for c in hand.trick)
+    won = [0, 0]
+    for w in hand.trick_winners:
+        won[team_of(w)] = 1
+    return Position(hands, n_in, leader, hand.led if n_in else 0,
+                    hand.best_card if n_in else 0, hand.best_value if n_in else 0,
+                    hand.best_seat if n_in else 0, trick_points, won[0], won[1], params,
+                    points, 1 / scale if scaled else 1.0)
+
+
+class Solver:
+    """Exact solver with its transposition table (reused across calls)."""
+
+    def __init__(self) -> None:
+        self.table = k.new_table()
+        self.generation = 0
+        self.stats = np.zeros(64, dtype=np.int64)
+        """Counters: nodes, null-window passes, TT probes, TT hits, (reserved), nodes by
+        depth from index 8."""
+
+    def _next_generation(self) -> int:
+        self.generation += 1
+        return self.generation
+
+    def value(self, pos: Position) -> int:
+        """The raw value (card points of ``max_team`` from now on, dix de der and capot
+        bonus included) with best play by everyone."""
+        return int(k.solve_window(pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led,
+                                  pos.best_card, pos.best_value, pos.best_seat,
+                                  pos.trick_points, pos.won0, pos.won1, pos.params, pos.points,
+                                  self.table, self._next_generation(), self.stats, 81))
+
+    def move_values(self, pos: Position) -> dict[Card, int]:
+        """The raw value of each legal card of the player to move."""
+        cards = np.empty(8, dtype=np.int64)
+        values = np.empty(8, dtype=np.int64)
+        n = k.move_values(pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led, pos.best_card,
+                          pos.best_value, pos.best_seat, pos.trick_points, pos.won0, pos.won1,
+                          pos.params, pos.points, self.table, self._next_generation(),
+                          self.stats, cards, values)
+        return {int(cards[i]): int(values[i]) for i in range(n)}
+
+
+def rollouts(pos: Position, count: int, seed: int = 0) -> tuple[float, float]:
+    """Mean card points of each team over ``count`` random legal playouts."""
+    totals = np.zeros(2, dtype=np.int64)
+    k.rollouts(pos.hands, pos.n_in_trick, pos.leader, pos.led, pos.best_card, pos.best_value,
+               pos.best_seat, pos.trick_points, pos.params, pos.points, count, seed, totals)
+    return totals[0] / count, totals[1] / count

@@ -1,0 +1,599 @@
+"""The compiled core of the exact solver and of random rollouts (numba, cached).
+
+Whole search loops run compiled: one call solves a position. The rules are those of
+:class:`rebelote.hand.HandState` (the readable reference); ``tests/test_solver.py``
+keeps the two identical (legal moves, trick winners, points).
+
+A position is the remaining cards of each seat (``hands``), the cards already on the
+table in the current trick, and a few flags. Values are the card points (dix de der and
+the capot bonus included) that team ``max_team`` collects from the position on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from rebelote.cards import HIGHER, SUIT_MASK, WIN_VALUE
+
+# -- tables -------------------------------------------------------------------------------
+
+SUIT_MASKS = np.array(SUIT_MASK, dtype=np.int64)
+WIN_TABLE = np.array(WIN_VALUE, dtype=np.int64)  # [mode, card]
+HIGHER_TABLE = np.array(HIGHER, dtype=np.int64)  # [mode, card]
+
+
+def _order_table() -> np.ndarray:
+    """``ORDER[mode, suit]``: the suit's cards from strongest to weakest under ``mode``."""
+    table = np.zeros((6, 4, 8), dtype=np.int64)
+    for mode in range(6):
+        for suit in range(4):
+            cards = sorted(range(suit * 8, suit * 8 + 8), key=lambda c: -WIN_VALUE[mode][c])
+            table[mode, suit, :] = cards
+    return table
+
+
+ORDER_TABLE = _order_table()
+
+# Position flags (``params`` array).
+(P_MODE, P_UNDERTRUMP, P_PARTNER_FREE, P_MAX_TEAM, P_CAPOT_BONUS, P_LAST_BONUS, P_PLAYERS,
+ P_TAKER) = range(8)
+N_PARAMS = 8
+MAX_DEPTH = 40
+
+TT_BITS = 20
+TT_SIZE = 1 << TT_BITS
+INF = 1 << 20
+
+
+def new_table() -> np.ndarray:
+    """A transposition table: rows of (key1, key2, meta, lower, upper, move, generation)."""
+    return np.zeros((TT_SIZE, 7), dtype=np.int64)
+
+
+# -- rules --------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def legal_mask(hand: int, n_in_trick: int, led: int, best_card: int, best_value: int,
+               best_seat: int, player: int, mode: int, undertrump: int, partner_free: int,
+               players: int, higher: np.ndarray, suits: np.ndarray) -> int:
+    """The legal cards of ``hand`` (RULES.md §5), as in ``HandState._legal_cards``."""
+    if n_in_trick == 0:
+        return hand
+    follow = hand & suits[led]
+    if led == mode or mode == 5:
+        if follow != 0:
+            over = follow & higher[best_card]
+            return over if over != 0 else follow
+        return hand
+    if follow != 0:
+        return follow
+    if mode == 4:
+        return hand
+    trumps = hand & suits[mode]
+    if trumps == 0:
+        return hand
+    if partner_free != 0 and players == 4 and best_seat == (player + 2) % 4:
+        return hand
+    if best_value >= 16:
+        over = trumps & higher[best_card]
+        if over != 0:
+            return over
+        return trumps if undertrump != 0 else hand
+    return trumps
+
+
+@njit(cache=True, inline="always")
+def trick_value(card: int, led: int, win: np.ndarray) -> int:
+    """Strength of ``card`` in a trick led in ``led`` (0: cannot win)."""
+    v = win[card]
+    if v < 16 and (card >> 3) != led:
+        return 0
+    return v
+
+
+@njit(cache=True, inline="always")
+def popcount(x: int) -> int:
+    n = 0
+    while x != 0:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def lowest_bit_index(x: int) -> int:
+    i = 0
+    while (x >> i) & 1 == 0:
+        i += 1
+    return i
+
+
+# -- move generation with equivalent cards merged ----------------------------------------
+
+
+@njit(cache=True)
+def gen_moves(legal: int, own: int, outside: int, mode: int, points: np.ndarray,
+              order: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal cards into ``out``, one per class of equivalent cards: cards of one
+    hand, adjacent in the suit's order with no outstanding card between them and worth
+    the same points, give the same result. Returns how many were written."""
+    n = 0
+    for suit in range(4):
+        if legal & (0xFF << (8 * suit)) == 0:
+            continue
+        prev = -1  # previous card of this hand in the run, -1 after an outside card
+        for k in range(8):
+            c = order[mode, suit, k]
+            bit = 1 << c
+            if own & bit:
+                if (legal & bit) != 0:
+                    if prev >= 0 and points[prev] == points[c] and (legal >> prev) & 1:
+                        prev = c
+                        continue  # equivalent to the card just kept
+                    out[n] = c
+                    n += 1
+                prev = c
+            elif outside & bit:
+                prev = -1
+    return n
+
+
+# -- the search ---------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _hash(h0: int, h1: int, h2: int, h3: int, meta: int) -> int:
+    x = (h0 * 0x1E3779B97F4A7C15) ^ (h1 * 0x42B2AE3D27D4EB4F) ^ (h2 * 0x165667B19E3779F9)
+    x ^= (h3 * 0x27D4EB2F165667C5) ^ (meta * 0x14D049BB133111EB)
+    x ^= x >> 29
+    return x & (TT_SIZE - 1)
+
+
+# Frame fields of the explicit search stack.
+(F_N, F_LEADER, F_LED, F_BCARD, F_BVAL, F_BSEAT, F_TPTS, F_WON0, F_WON1, F_ALPHA, F_BETA,
+ F_A0, F_B0, F_BEST, F_BMOVE, F_I, F_NMOVES, F_PLAYER, F_MAX, F_SLOT, F_META, F_GAIN) = range(22)
+N_FIELDS = 22
+
+
+@njit(cache=True, inline="always")
+def _team(seat: int, players: int, taker: int) -> int:
+    if players == 4:
+        return seat & 1
+    return 0 if seat == taker else 1
+
+
+@njit(cache=True)
+def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
+           best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
+           alpha: int, beta: int, params: np.ndarray, points: np.ndarray, tt: np.ndarray,
+           gen: int, stats: np.ndarray) -> int:
+    """Fail-soft alpha-beta, iterative: the points ``max_team`` collects from here on
+    (dix de der and capot bonus included) with best play by everyone."""
+    mode = params[P_MODE]
+    players = params[P_PLAYERS]
+    max_team = params[P_MAX_TEAM]
+    taker = params[P_TAKER]
+    capot_bonus = params[P_CAPOT_BONUS]
+    last_bonus = params[P_LAST_BONUS]
+    undertrump = params[P_UNDERTRUMP]
+    partner_free = params[P_PARTNER_FREE]
+    win = WIN_TABLE[mode]
+    higher = HIGHER_TABLE[mode]
+    fr = np.zeros((MAX_DEPTH, N_FIELDS), dtype=np.int64)
+    mv = np.zeros((MAX_DEPTH, 8), dtype=np.int64)
+    keys = np.zeros(8, dtype=np.int64)
+    history = np.zeros((4, 32), dtype=np.int64)
+    total_points = 0
+    for c in range(32):
+        total_points += points[c]
+    d = 0
+    f = fr[0]
+    f[F_N] = n_in_trick
+    f[F_LEADER] = leader
+    f[F_LED] = led
+    f[F_BCARD] = best_card
+    f[F_BVAL] = best_value
+    f[F_BSEAT] = best_seat
+    f[F_TPTS] = trick_points
+    f[F_WON0] = won0
+    f[F_WON1] = won1
+    f[F_ALPHA] = alpha
+    f[F_BETA] = beta
+    entering = True
+    ret = 0
+    while True:
+        f = fr[d]
+        if entering:
+            entering = False
+            stats[0] += 1
+            stats[8 + d] += 1
+            n = f[F_N]
+            a = f[F_ALPHA]
+            b = f[F_BETA]
+            remaining = hands[0] | hands[1] | hands[2] | hands[3]
+            f[F_SLOT] = -1
+            tt_move = -1
+            done = False
+            if n == 0:
+                if remaining == 0:
+                    ret = 0
+                    if max_team == 0 and f[F_WON1] == 0 and f[F_WON0] != 0:
+                        ret = capot_bonus
+                    if max_team == 1 and f[F_WON0] == 0 and f[F_WON1] != 0:
+                        ret = capot_bonus
+                    done = True
+                else:
+                    # Bounds: max_team cannot collect more than the points still out.
+                    out_points = 0
+                    m = remaining
+                    while m != 0:
+                        c = lowest_bit_index(m)
+                        m &= m - 1
+                        out_points += points[c]
+                    theirs = f[F_WON1] if max_team == 0 else f[F_WON0]
+                    upper_bound = out_points + last_bonus + (capot_bonus if theirs == 0 else 0)
+                    lower_bound = 0
+                    if upper_bound <= a:
+                        ret = upper_bound
+                        done = True
+                    elif popcount(remaining) == players:  # the last trick: no choice left
+                        lead = f[F_LEADER]
+                        c = lowest_bit_index(hands[lead])
+                        lsuit = c >> 3
+                        bv = win[c]
+                        bs = lead
+                        tp = points[c] + last_bonus
+                        for k2 in range(1, players):
+                            s2 = (lead + k2) % players
+                            c2 = lowest_bit_index(hands[s2])
+                            tp += points[c2]
+                            v2 = trick_value(c2, lsuit, win)
+                            if v2 > bv:
+                                bv = v2
+                                bs = s2
+                        wt = _team(bs, players, taker)
+                        ret = tp if wt == max_team else 0
+                        w0 = f[F_WON0] | (1 if wt == 0 else 0)
+                        w1 = f[F_WON1] | (1 if wt == 1 else 0)
+                        if (max_team == 0 and w1 == 0) or (max_team == 1 and w0 == 0):
+                            ret += capot_bonus
+                        done = True
+                    elif lower_bound >= b:
+                        ret = lower_bound
+                        done = True
+                    else:
+                        meta = f[F_LEADER] | (f[F_WON0] << 2) | (f[F_WON1] << 3) | (max_team << 4)
+                        slot = _hash(hands[0], hands[1], hands[2], hands[3], meta)
+                        f[F_SLOT] = slot
+                        f[F_META] = meta
+                        e = tt[slot]
+                        stats[2] += 1
+                        if (e[6] == gen and e[0] == (hands[0] | (hands[1] << 32))
+                                and e[1] == (hands[2] | (hands[3] << 32)) and e[2] == meta):
+                            stats[3] += 1
+                            if e[3] >= b:
+                                ret = e[3]
+                                done = True
+                            elif e[4] <= a:
+                                ret = e[4]
+                                done = True
+                            else:
+                                if e[3] > a:
+                                    a = e[3]
+                                if e[4] < b:
+                                    b = e[4]
+                                tt_move = e[5]
+                        if not done and upper_bound < b:
+                            b = upper_bound
+                        if not done and a >= b:
+                            ret = a
+                            done = True
+            if done:
+                # return ret to the parent
+                if d == 0:
+                    return ret
+                d -= 1
+                f = fr[d]
+                # fall through to the parent's "returning" code below
+            else:
+                f[F_ALPHA] = a
+                f[F_BETA] = b
+                f[F_A0] = a
+                f[F_B0] = b
+                player = (f[F_LEADER] + n) % players
+                f[F_PLAYER] = player
+                own = hands[player]
+                legal = legal_mask(own, n, f[F_LED], f[F_BCARD], f[F_BVAL], f[F_BSEAT],
+                                   player, mode, undertrump, partner_free, players, higher,
+                                   SUIT_MASKS)
+                moves = mv[d]
+                nm = gen_moves(legal, own, remaining & ~own, mode, points, ORDER_TABLE, moves)
+                partner_master = n > 0 and players == 4 and f[F_BSEAT] == (player + 2) % 4
+                outside = remaining & ~own
+                last = n == players - 1
+                for i in range(nm):
+                    c = moves[i]
+                    if c == tt_move:
+                        k = 1 << 40
+                    elif n == 0:
+                        if higher[c] & outside == 0:  # a master card: lead it, richest first
+                            k = 1000 + points[c] * 8 + win[c]
+                        else:  # otherwise small cards first
+                            k = 500 - points[c] * 8 - win[c]
+                        k += history[player, c] * 4096
+                    else:
+                        v = trick_value(c, f[F_LED], win)
+                        if v > f[F_BVAL] and not partner_master:
+                            # the last player wins with the most points, others surely
+                            k = 1000 + points[c] if last else 800 + v * 8 + points[c]
+                        elif partner_master:
+                            k = 600 + points[c] * 8 - v  # load points on the partner
+                        else:
+                            k = 400 - points[c] * 8 - v  # lose cheaply
+                        k += history[player, c] * 4096
+                    keys[i] = k
+                for i in range(1, nm):
+                    kc = keys[i]
+                    mc = moves[i]
+                    j = i - 1
+                    while j >= 0 and keys[j] < kc:
+                        keys[j + 1] = keys[j]
+                        moves[j + 1] = moves[j]
+                        j -= 1
+                    keys[j + 1] = kc
+                    moves[j + 1] = mc
+                f[F_NMOVES] = nm
+                f[F_I] = 0
+                maximizing = 1 if _team(player, players, taker) == max_team else 0
+                f[F_MAX] = maximizing
+                f[F_BEST] = -INF if maximizing else INF
+                f[F_BMOVE] = -1
+                ret = 0
+                f[F_GAIN] = -1  # marks: no child returned yet
+        # -- at frame d: take the returned value of the child (if any), then the next move
+        if f[F_GAIN] != -1:
+            c = mv[d, f[F_I]]
+            hands[f[F_PLAYER]] ^= 1 << c
+            value = ret + f[F_GAIN]
+            if f[F_MAX]:
+                if value > f[F_BEST]:
+                    f[F_BEST] = value
+                    f[F_BMOVE] = c
+                if f[F_BEST] > f[F_ALPHA]:
+                    f[F_ALPHA] = f[F_BEST]
+            else:
+                if value < f[F_BEST]:
+                    f[F_BEST] = value
+                    f[F_BMOVE] = c
+                if f[F_BEST] < f[F_BETA]:
+                    f[F_BETA] = f[F_BEST]
+            f[F_I] += 1
+            f[F_GAIN] = -1
+        if f[F_I] < f[F_NMOVES] and f[F_ALPHA] < f[F_BETA]:
+            c = mv[d, f[F_I]]
+            player = f[F_PLAYER]
+            hands[player] ^= 1 << c
+            n = f[F_N]
+            g = fr[d + 1]
+            if n == 0:
+                nled = c >> 3
+                nbv = win[c]
+                nbc = c
+                nbs = player
+            else:
+                nled = f[F_LED]
+                v = trick_value(c, nled, win)
+                if v > f[F_BVAL]:
+                    nbv = v
+                    nbc = c
+                    nbs = player
+                else:
+                    nbv = f[F_BVAL]
+                    nbc = f[F_BCARD]
+                    nbs = f[F_BSEAT]
+            pts = f[F_TPTS] + points[c]
+            if n == players - 1:
+                if (hands[0] | hands[1] | hands[2] | hands[3]) == 0:
+                    pts += last_bonus
+                wteam = _team(nbs, players, taker)
+                gain = pts if wteam == max_team else 0
+                g[F_N] = 0
+                g[F_LEADER] = nbs
+                g[F_LED] = 0
+                g[F_BCARD] = 0
+                g[F_BVAL] = 0
+                g[F_BSEAT] = 0
+                g[F_TPTS] = 0
+                g[F_WON0] = f[F_WON0] | (1 if wteam == 0 else 0)
+                g[F_WON1] = f[F_WON1] | (1 if wteam == 1 else 0)
+            else:
+                gain = 0
+                g[F_N] = n + 1
+                g[F_LEADER] = f[F_LEADER]
+                g[F_LED] = nled
+                g[F_BCARD] = nbc
+                g[F_BVAL] = nbv
+                g[F_BSEAT] = nbs
+                g[F_TPTS] = pts
+                g[F_WON0] = f[F_WON0]
+                g[F_WON1] = f[F_WON1]
+            g[F_ALPHA] = f[F_ALPHA] - gain
+            g[F_BETA] = f[F_BETA] - gain
+            f[F_GAIN] = gain
+            d += 1
+            entering = True
+            continue
+        # -- all moves tried (or cut off): store and return
+        best = f[F_BEST]
+        if f[F_ALPHA] >= f[F_BETA] and f[F_BMOVE] >= 0:
+            history[f[F_PLAYER], f[F_BMOVE]] += 1 + (32 - d)
+        slot = f[F_SLOT]
+        if slot >= 0:
+            e = tt[slot]
+            e[0] = hands[0] | (hands[1] << 32)
+            e[1] = hands[2] | (hands[3] << 32)
+            e[2] = f[F_META]
+            if best <= f[F_A0]:
+                e[3] = -INF
+                e[4] = best
+            elif best >= f[F_B0]:
+                e[3] = best
+                e[4] = INF
+            else:
+                e[3] = best
+                e[4] = best
+            e[5] = f[F_BMOVE]
+            e[6] = gen
+        ret = best
+        if d == 0:
+            return ret
+        d -= 1
+
+
+@njit(cache=True)
+def solve_window(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
+                 best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
+                 params: np.ndarray, points: np.ndarray, tt: np.ndarray, gen: int,
+                 stats: np.ndarray, guess: int) -> int:
+    """The exact value by null-window searches on points: bisection of the value range,
+    each fail-soft answer tightening a bound (``guess`` opens the first window)."""
+    lower = 0
+    upper = 400
+    b = guess if 0 < guess < 400 else 81
+    while lower < upper:
+        stats[1] += 1
+        g = search(hands, n_in_trick, leader, led, best_card, best_value, best_seat,
+                   trick_points, won0, won1, b - 1, b, params, points, tt, gen, stats)
+        if g < b:
+            upper = g
+        else:
+            lower = g
+        b = (lower + upper + 1) // 2
+    return lower
+
+
+@njit(cache=True)
+def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
+                best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
+                params: np.ndarray, points: np.ndarray, tt: np.ndarray, gen: int,
+                stats: np.ndarray, out_cards: np.ndarray, out_values: np.ndarray) -> int:
+    """Exact value (for ``max_team``) of every legal card of the player to move, equivalent
+    cards included. Returns how many were written."""
+    mode = params[P_MODE]
+    players = params[P_PLAYERS]
+    win = WIN_TABLE[mode]
+    player = (leader + n_in_trick) % players
+    own = hands[player]
+    legal = legal_mask(own, n_in_trick, led, best_card, best_value, best_seat, player, mode,
+                       params[P_UNDERTRUMP], params[P_PARTNER_FREE], players,
+                       HIGHER_TABLE[mode], SUIT_MASKS)
+    n = 0
+    guess = 81
+    m = legal
+    while m != 0:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        bit = 1 << c
+        hands[player] ^= bit
+        if n_in_trick == 0:
+            nled, nbv, nbc, nbs = c >> 3, win[c], c, player
+        else:
+            nled = led
+            v = trick_value(c, led, win)
+            if v > best_value:
+                nbv, nbc, nbs = v, c, player
+            else:
+                nbv, nbc, nbs = best_value, best_card, best_seat
+        pts = trick_points + points[c]
+        if n_in_trick == players - 1:
+            if (hands[0] | hands[1] | hands[2] | hands[3]) == 0:
+                pts += params[P_LAST_BONUS]
+            wteam = _team(nbs, players, params[P_TAKER])
+            gain = pts if wteam == params[P_MAX_TEAM] else 0
+            value = gain + solve_window(hands, 0, nbs, 0, 0, 0, 0, 0,
+                                        won0 | (1 if wteam == 0 else 0),
+                                        won1 | (1 if wteam == 1 else 0),
+                                        params, points, tt, gen, stats, guess - gain)
+        else:
+            value = solve_window(hands, n_in_trick + 1, leader, nled, nbc, nbv, nbs, pts,
+                                 won0, won1, params, points, tt, gen, stats, guess)
+        hands[player] ^= bit
+        guess = value
+        out_cards[n] = c
+        out_values[n] = value
+        n += 1
+    return n
+
+
+# -- random rollouts ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _xorshift(state: np.ndarray) -> np.uint64:
+    x = state[0]
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    state[0] = x
+    return x
+
+
+@njit(cache=True)
+def rollouts(hands_in: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
+             best_value: int, best_seat: int, trick_points: int, params: np.ndarray,
+             points: np.ndarray, count: int, seed: int, totals: np.ndarray) -> None:
+    """Play ``count`` random legal games to the end from the position; add each team's
+    card points (dix de der included) to ``totals``."""
+    mode = params[P_MODE]
+    players = params[P_PLAYERS]
+    win = WIN_TABLE[mode]
+    higher = HIGHER_TABLE[mode]
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64((seed * 2654435761 + 88172645463325252) & 0x7FFFFFFFFFFFFFFF) | np.uint64(1)
+    hands = np.empty(4, dtype=np.int64)
+    for _ in range(count):
+        for s in range(4):
+            hands[s] = hands_in[s]
+        n = n_in_trick
+        ld = leader
+        lsuit = led
+        bc = best_card
+        bv = best_value
+        bs = best_seat
+        tp = trick_points
+        remaining = hands[0] | hands[1] | hands[2] | hands[3]
+        while remaining != 0:
+            player = (ld + n) % players
+            legal = legal_mask(hands[player], n, lsuit, bc, bv, bs, player, mode,
+                               params[P_UNDERTRUMP], params[P_PARTNER_FREE], players, higher,
+                               SUIT_MASKS)
+            k = int(_xorshift(rng) % np.uint64(popcount(legal)))
+            m = legal
+            for _j in range(k):
+                m &= m - 1
+            c = lowest_bit_index(m)
+            hands[player] ^= 1 << c
+            remaining ^= 1 << c
+            if n == 0:
+                lsuit = c >> 3
+                bc = c
+                bv = win[c]
+                bs = player
+            else:
+                v = trick_value(c, lsuit, win)
+                if v > bv:
+                    bv = v
+                    bc = c
+                    bs = player
+            tp += points[c]
+            n += 1
+            if n == players:
+                if remaining == 0:
+                    tp += params[P_LAST_BONUS]
+                wteam = bs & 1 if players == 4 else (0 if bs == params[P_TAKER] else 1)
+                totals[wteam] += tp
+                ld = bs
+                n = 0
+                tp = 0

@@ -1,0 +1,153 @@
+"""The compiled exact solver and rollouts against the readable engine (the reference)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rebelote.cards import cards_of, parse_card
+from rebelote.hand import HandState
+from rebelote.rules import Rules
+from rebelote.solver import Solver, kernel, position_of, rollouts
+
+
+def brute(h: HandState, team: int) -> int:
+    """Minimax over the reference engine: card points ``team`` collects from here on,
+    dix de der and capot bonus included."""
+    if h.is_over:
+        return 0
+    mover = h._team[h.turn]
+    best: int | None = None
+    for c in cards_of(h.legal_cards()):
+        g = h.copy()
+        before = g.card_points[team]
+        g.play(c)
+        gain = g.card_points[team] - before
+        if g.is_over and g.capot_team() == team:
+            gain += g.rules.capot_points - 162
+        v = gain + brute(g, team)
+        if best is None or (v > best if mover == team else v < best):
+            best = v
+    assert best is not None
+    return best
+
+
+def random_endgame(rng: random.Random, rules: Rules, max_cards_left: int) -> HandState:
+    while True:
+        h = HandState.new(rules, rng.randrange(rules.players), rng)
+        while h.phase == 0:
+            h.apply(rng.choice(h.legal_actions()))
+        if h.is_void or h.mode == 5:  # TA scaled values are approximate in raw points
+            continue
+        total = len(h.played) + sum(m.bit_count() for m in h.hands)
+        stop = total - rng.randrange(1, max_cards_left + 1)
+        while len(h.played) < stop:
+            h.apply(rng.choice(h.legal_actions()))
+        return h
+
+
+RULESETS = [Rules.ffb(), Rules.classic(), Rules.ffb().replace(undertrump="free"),
+            Rules.contree(), Rules.ffb().replace(partner_master_free=False), Rules.three(),
+            Rules.classic().replace(round2_no_trump=True, round2_all_trump=True,
+                                    all_trump_points="reduced13")]
+
+
+def test_solver_matches_brute_force_on_1000_endgames() -> None:
+    rng = random.Random(2026)
+    solver = Solver()
+    checked = 0
+    for i in range(1000):
+        rules = RULESETS[i % len(RULESETS)]
+        h = random_endgame(rng, rules, 3 * rules.players)  # up to three tricks
+        team = h._team[h.turn] if i % 2 else 1 - h._team[h.turn]
+        assert solver.value(position_of(h, team)) == brute(h, team)
+        checked += 1
+    assert checked == 1000
+
+
+def test_move_values_match_brute_force() -> None:
+    rng = random.Random(7)
+    solver = Solver()
+    for i in range(150):
+        h = random_endgame(rng, RULESETS[i % 4], 10)
+        team = h._team[h.turn]
+        values = solver.move_values(position_of(h, team))
+        assert set(values) == set(cards_of(h.legal_cards()))
+        for card, value in values.items():
+            g = h.copy()
+            before = g.card_points[team]
+            g.play(card)
+            gain = g.card_points[team] - before
+            if g.is_over and g.capot_team() == team:
+                gain += g.rules.capot_points - 162
+            assert value == gain + brute(g, team)
+
+
+def _deal(spec: list[str]) -> list[list[int]]:
+    return [[parse_card(c) for c in hand.split()] for hand in spec]
+
+
+def test_known_full_deals() -> None:
+    solver = Solver()
+    suits = _deal(["JH 9H AH 10H KH QH 8H 7H", "AS KS QS JS 10S 9S 8S 7S",
+                   "AD KD QD JD 10D 9D 8D 7D", "AC KC QC JC 10C 9C 8C 7C"])
+    # Seat 0 holds every trump and leads: capot, 252 for team 0, nothing for team 1.
+    h = HandState.with_contract(Rules.ffb(), 3, suits, 0, 1)
+    assert solver.value(position_of(h, 0)) == 252
+    assert solver.value(position_of(h, 1)) == 0
+    # Spades trump, seat 0 leads hearts: seat 1 trumps every heart and wins every trick.
+    h = HandState.with_contract(Rules.ffb(), 3, suits, 1, 0)
+    assert solver.value(position_of(h, 1)) == 252
+    # Sans atout, seat 0 leads: every suit is one hand's; seat 0 takes all its tricks.
+    h = HandState.with_contract(Rules.ffb(), 3, suits, 0, 4)
+    assert solver.value(position_of(h, 0)) == 252
+
+
+def test_compiled_rules_match_the_engine() -> None:
+    """Legal moves and trick winners of the kernel against the engine, on random play."""
+    rng = random.Random(11)
+    for i in range(400):
+        rules = RULESETS[i % len(RULESETS)]
+        h = HandState.new(rules, rng.randrange(rules.players), rng)
+        while h.phase == 0:
+            h.apply(rng.choice(h.legal_actions()))
+        if h.is_void:
+            continue
+        p = position_of(h, 0)
+        win = kernel.WIN_TABLE[h.mode]
+        while not h.is_over:
+            n_in = len(h.trick)
+            legal = kernel.legal_mask(
+                h.hands[h.turn], n_in, h.led if n_in else 0, h.best_card if n_in else 0,
+                h.best_value if n_in else 0, h.best_seat if n_in else 0, h.turn, h.mode,
+                int(p.params[kernel.P_UNDERTRUMP]), int(p.params[kernel.P_PARTNER_FREE]), h.n,
+                kernel.HIGHER_TABLE[h.mode], kernel.SUIT_MASKS)
+            assert legal == h.legal_cards()
+            card = rng.choice(cards_of(legal))
+            if n_in:
+                v = kernel.trick_value(card, h.led, win)
+                beats = v > h.best_value
+            h.play(card)
+            if n_in and h.trick:  # still the same trick: check the master
+                assert (h.best_card == card) == beats
+
+
+def test_rollouts_add_up_to_the_points_of_the_hand() -> None:
+    rng = random.Random(4)
+    h = random_endgame(rng, Rules.ffb(), 20)
+    pos = position_of(h, 0)
+    a, b = rollouts(pos, 1000, seed=3)
+    already = sum(h._points[c] for c in h.trick)
+    remaining = sum(h._points[c] for m in h.hands for c in cards_of(m))
+    assert a + b == pytest.approx(remaining + already + 10)
+    assert rollouts(pos, 500, seed=9) == rollouts(pos, 500, seed=9)
+
+
+def test_solver_refuses_hidden_or_unplayed_positions() -> None:
+    h = HandState.new(Rules.decouverte(), 0, random.Random(1))
+    with pytest.raises(ValueError):
+        position_of(h)
+    h.call(34)
+    with pytest.raises(ValueError, match="découverte"):
+        position_of(h)
