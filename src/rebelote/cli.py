@@ -157,6 +157,52 @@ def selfplay(
         print(f"record written to {record}")
 
 
+@app.command()
+def arena(
+    bots: Annotated[str, typer.Option(help="Two levels, A,B (random, heuristic, expert).")],
+    deals: Annotated[int, typer.Option(min=1, help="Duplicate deals (each played twice).")]
+    = 200,
+    preset: Annotated[str, typer.Option(help="Rules preset (2 or 4 players).")] = "classic",
+    seed: Annotated[int, typer.Option(help="Same seed, same deals.")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Processes (default: all cores).")] = 0,
+    plot: Annotated[Path, typer.Option(help="Where to write the plot (PNG).")] = Path(
+        "arena.png"),
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+) -> None:
+    """Duplicate match of two bot levels: points per deal with a 95% interval, game
+    win rates, and a plot."""
+    from rich.progress import Progress
+
+    from rebelote.arena import run_arena, write_plot
+
+    levels = [p.strip() for p in bots.split(",")]
+    try:
+        rules = Rules.preset_named(preset)
+        if len(levels) != 2 or any(level not in LEVELS for level in levels):
+            raise ValueError(f"--bots takes two levels A,B among {', '.join(LEVELS)}")
+        if rules.players == 3:
+            raise ValueError("the arena seats two sides: use a 2- or 4-player preset")
+    except (RulesError, ValueError) as exc:
+        _fail(str(exc), 2, {"message": str(exc)}, as_json)
+    workers = jobs or (os.cpu_count() or 1)
+    with Progress(transient=True, disable=as_json) as bar:
+        task = bar.add_task(f"{levels[0]} vs {levels[1]}", total=deals)
+        report = run_arena(preset, levels[0], levels[1], deals, seed, workers,
+                           progress=lambda done: bar.update(task, completed=done))
+    write_plot(report, plot)
+    if as_json:
+        print(json.dumps(report.to_json() | {"plot": str(plot)}))
+        return
+    a, b = report.bots
+    rate = report.win_rate_a
+    print(f"{report.deals} duplicate deals of {preset}: {a} minus {b} = "
+          f"{report.mean:+.1f} points per deal (95% interval {report.ci95[0]:+.1f} to "
+          f"{report.ci95[1]:+.1f})")
+    print(f"games: {a} won {report.games_a}, {b} won {report.games_b}"
+          + (f" ({a} {rate:.0%})" if rate is not None else ""))
+    print(f"plot written to {plot}")
+
+
 score_app = typer.Typer(
     add_completion=False, invoke_without_command=True,
     help="The score calculator: interactive pad, or `hand` / `game` for scripts.")

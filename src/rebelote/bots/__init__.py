@@ -34,12 +34,19 @@ class RandomBot:
         return actions[int(self.rng.random() * len(actions))]
 
 
-LEVELS: dict[str, type[RandomBot]] = {"random": RandomBot}
+LEVELS = ("random", "heuristic", "expert")
 
 
 def make_bot(level: str, seed: int | None = None) -> Bot:
-    """A bot of the named level (``random``)."""
-    try:
-        return LEVELS[level](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})") from None
+    """A bot of the named level: ``random``, ``heuristic`` or ``expert``."""
+    if level == "random":
+        return RandomBot(seed)
+    if level == "heuristic":
+        from rebelote.bots.heuristic import HeuristicBot
+
+        return HeuristicBot(seed)
+    if level == "expert":
+        from rebelote.bots.expert import ExpertBot
+
+        return ExpertBot(seed)
+    raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")

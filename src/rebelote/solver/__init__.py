@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rebelote.cards import ALL_TRUMP, Card
+from rebelote.cards import ALL_TRUMP, WIN_VALUE, Card, CardSet, points_table
 from rebelote.hand import PLAY, HandState
 from rebelote.solver import kernel as k
+from rebelote.view import SeatView
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,3 +112,83 @@ def rollouts(pos: Position, count: int, seed: int = 0) -> tuple[float, float]:
     k.rollouts(pos.hands, pos.n_in_trick, pos.leader, pos.led, pos.best_card, pos.best_value,
                pos.best_seat, pos.trick_points, pos.params, pos.points, count, seed, totals)
     return totals[0] / count, totals[1] / count
+
+
+def position_from_view(view: SeatView, hands: list[CardSet], max_team: int) -> Position:
+    """The position of ``view``'s hand with the hidden hands replaced by ``hands`` (a
+    sample): how the expert bot evaluates a world it imagined."""
+    rules = view.rules
+    n = rules.players
+    mode = view.contract
+    pts = points_table(mode, rules.all_trump_points)
+    arr = np.zeros(4, dtype=np.int64)
+    for s in range(n):
+        arr[s] = hands[s]
+    trick = view.trick
+    cards = trick.cards if trick is not None else ()
+    win = WIN_VALUE[mode]
+    led = best_card = best_value = best_seat = 0
+    if cards:
+        led = cards[0] >> 3
+        best_value = -1
+        for i, c in enumerate(cards):
+            v = win[c] if (win[c] >= 16 or c >> 3 == led) else 0
+            if v > best_value:
+                best_value, best_card, best_seat = v, c, trick.seat_of(i, n)  # type: ignore[union-attr]
+    leader = trick.leader if trick is not None and cards else view.turn
+
+    def team_of(s: int) -> int:
+        return s & 1 if n == 4 else (0 if s == view.taker else 1)
+
+    won = [0, 0]
+    for t in view.tricks:
+        if t.winner is not None:
+            won[team_of(t.winner)] = 1
+    scaled = mode == ALL_TRUMP and rules.all_trump_points == "scaled"
+    scale = 258 / 162 if scaled else 1.0
+    params = np.zeros(k.N_PARAMS, dtype=np.int64)
+    params[k.P_MODE] = mode
+    params[k.P_UNDERTRUMP] = 1 if rules.undertrump == "required" else 0
+    params[k.P_PARTNER_FREE] = 1 if rules.partner_master_free else 0
+    params[k.P_MAX_TEAM] = max_team
+    params[k.P_CAPOT_BONUS] = round((rules.capot_points - 162) * scale)
+    params[k.P_LAST_BONUS] = 10
+    params[k.P_PLAYERS] = n
+    params[k.P_TAKER] = view.taker
+    return Position(arr, len(cards), leader, led, best_card, best_value, best_seat,
+                    sum(pts[c] for c in cards), won[0], won[1], params,
+                    np.array(pts, dtype=np.int64), 1 / scale if scaled else 1.0)
+
+
+def child_position(pos: Position, card: Card) -> tuple[Position, int]:
+    """The position after the player to move plays ``card``, and the points the move's
+    trick (if it completes) gave ``max_team``."""
+    players = int(pos.params[k.P_PLAYERS])
+    mode = int(pos.params[k.P_MODE])
+    win = WIN_VALUE[mode]
+    player = (pos.leader + pos.n_in_trick) % players
+    hands = pos.hands.copy()
+    hands[player] &= ~(1 << card)
+    if pos.n_in_trick == 0:
+        led, best_card, best_value, best_seat = card >> 3, card, win[card], player
+    else:
+        led = pos.led
+        v = win[card] if (win[card] >= 16 or card >> 3 == led) else 0
+        if v > pos.best_value:
+            best_card, best_value, best_seat = card, v, player
+        else:
+            best_card, best_value, best_seat = pos.best_card, pos.best_value, pos.best_seat
+    pts = pos.trick_points + int(pos.points[card])
+    if pos.n_in_trick == players - 1:
+        if not hands.any():
+            pts += 10
+        taker = int(pos.params[k.P_TAKER])
+        team = best_seat & 1 if players == 4 else (0 if best_seat == taker else 1)
+        gain = pts if team == pos.params[k.P_MAX_TEAM] else 0
+        won0 = pos.won0 | (1 if team == 0 else 0)
+        won1 = pos.won1 | (1 if team == 1 else 0)
+        return Position(hands, 0, best_seat, 0, 0, 0, 0, 0, won0, won1, pos.params,
+                        pos.points, pos.scale), gain
+    return Position(hands, pos.n_in_trick + 1, pos.leader, led, best_card, best_value,
+                    best_seat, pts, pos.won0, pos.won1, pos.params, pos.points,
+                    pos.scale), 0

@@ -1,0 +1,240 @@
+"""The heuristic level: plays like a decent club player, from its view only.
+
+It counts trumps and tracks voids (:mod:`rebelote.bots.knowledge`), draws trumps when its
+side took, leads its masters, loads points on a partner's sure trick, wins cheaply or
+loses cheaply, and bids from hand strength.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from rebelote.bots.knowledge import Knowledge, knowledge_of
+from rebelote.cards import (
+    ACE,
+    ALL_TRUMP,
+    HIGHER,
+    JACK,
+    NINE,
+    NO_TRUMP,
+    SUIT_MASK,
+    TEN,
+    WIN_VALUE,
+    Card,
+    CardSet,
+    cards_of,
+    points_table,
+)
+from rebelote.hand import (
+    BID_BASE,
+    CALL_SPADES,
+    CAPOT_LEVEL,
+    COINCHE,
+    PASS,
+    SURCOINCHE,
+    TAKE,
+    bid_action,
+    bid_of,
+)
+from rebelote.view import SeatView
+
+# Strength of a card as trump (J 9 A 10 K Q 8 7) and as a plain card, in "tricks".
+_TRUMP_WEIGHT = {JACK: 4.0, NINE: 3.0, ACE: 2.0, TEN: 1.5, 6: 1.0, 5: 1.0, 1: 0.5, 0: 0.5}
+TAKE_THRESHOLD = 7.0
+NAME_THRESHOLD = 7.5
+
+
+def suit_strength(hand: CardSet, trump: int, extra: int = -1) -> float:
+    """How strong ``hand`` (plus card ``extra``, the retourne) is with ``trump`` as trump."""
+    cards = cards_of(hand | ((1 << extra) if extra >= 0 else 0))
+    score = 0.0
+    trumps = [c for c in cards if c >> 3 == trump]
+    for c in trumps:
+        score += _TRUMP_WEIGHT[c & 7]
+    if len(trumps) >= 4:
+        score += 1.0 * (len(trumps) - 3)
+    if {trump * 8 + 5, trump * 8 + 6} <= set(cards):
+        score += 1.0  # belote
+    for c in cards:
+        if c >> 3 == trump:
+            continue
+        rank = c & 7
+        if rank == ACE:
+            score += 1.5
+        elif rank == TEN and any(x == c + 4 for x in cards):  # 10 guarded by its ace
+            score += 0.7
+    return score
+
+
+def _team(seat: int, players: int, taker: int) -> int:
+    if players == 4:
+        return seat & 1
+    return 0 if seat == taker else 1
+
+
+class HeuristicBot:
+    """Club-player rules of thumb for every preset."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    # -- auction ---------------------------------------------------------------------
+
+    def choose(self, view: SeatView) -> int:
+        actions = view.legal_actions
+        if not actions:
+            raise ValueError(f"seat {view.seat} has nothing to play: it is not its turn")
+        if len(actions) == 1:
+            return actions[0]
+        if view.phase == "auction":
+            return self.bid(view)
+        return self.play(view, knowledge_of(view))
+
+    def bid(self, view: SeatView) -> int:
+        actions = view.legal_actions
+        if view.rules.game == "auction":
+            return self._auction_bid(view)
+        if TAKE in actions:
+            strength = suit_strength(view.hand, view.retourne >> 3, view.retourne)
+            return TAKE if strength >= TAKE_THRESHOLD else PASS
+        best, best_action = 0.0, PASS
+        for action in actions:
+            if CALL_SPADES <= action < CALL_SPADES + 4:
+                strength = suit_strength(view.hand, action - CALL_SPADES)
+                if strength > best:
+                    best, best_action = strength, action
+        return best_action if best >= NAME_THRESHOLD else PASS
+
+    def _auction_bid(self, view: SeatView) -> int:
+        actions = set(view.legal_actions)
+        me = view.seat
+        last_bid = max((a for a in view.calls if a >= BID_BASE), default=-1)
+        bidder = -1
+        if last_bid >= 0:
+            bidder = self._bidder_of(view, last_bid)
+        if SURCOINCHE in actions:
+            return PASS
+        if COINCHE in actions and last_bid >= 0:
+            level, mode = bid_of(last_bid)
+            if mode < 4 and level >= 3 and suit_strength(view.hand, mode) >= 6.0:
+                return COINCHE
+        # Our own best contract: points we expect, partner's bid adding support.
+        best_points, best_mode = 0.0, 0
+        for mode in range(4):
+            est = 40 + 9 * suit_strength(view.hand, mode)
+            if bidder >= 0 and bidder == (me + 2) % 4 and bid_of(last_bid)[1] == mode:
+                est += 20
+            if est > best_points:
+                best_points, best_mode = est, mode
+        level = min(int((best_points - 80) // 10), CAPOT_LEVEL - 1)
+        if level < 0:
+            return PASS
+        if bidder >= 0 and bidder == (me + 2) % 4 and bid_of(last_bid)[1] != best_mode:
+            return PASS  # let partner play his suit
+        for lvl in range(level, -1, -1):
+            action = bid_action(lvl, best_mode)
+            if action in actions:
+                return action
+        return PASS
+
+    @staticmethod
+    def _bidder_of(view: SeatView, action: int) -> int:
+        index = view.calls.index(action)
+        return (view.first_hand + index) % view.rules.players  # auction games: 4 seats
+
+    # -- play ------------------------------------------------------------------------
+
+    def play(self, view: SeatView, k: Knowledge) -> Card:
+        legal = list(view.legal_actions)
+        mode = view.contract
+        points = points_table(mode, view.rules.all_trump_points)
+        win = WIN_VALUE[mode]
+        unseen = k.unseen
+        n = view.rules.players
+        me = view.seat
+        my_team = _team(me, n, view.taker)
+        trick = view.trick
+
+        def master(c: Card) -> bool:
+            return HIGHER[mode][c] & unseen == 0
+
+        if trick is None or not trick.cards:
+            return self._lead(view, k, legal, points, master, my_team)
+        led = trick.cards[0] >> 3
+        best_value, best_seat = -1, -1
+        for i, c in enumerate(trick.cards):
+            v = win[c] if (win[c] >= 16 or c >> 3 == led) else 0
+            if v > best_value:
+                best_value, best_seat = v, trick.seat_of(i, n)
+        table_points = sum(points[c] for c in trick.cards)
+        last = len(trick.cards) == n - 1
+        partner_winning = _team(best_seat, n, view.taker) == my_team and best_seat != me
+        after_me = [(me + j) % n for j in range(1, n - len(trick.cards))]
+        opponents_after = [s for s in after_me if _team(s, n, view.taker) != my_team]
+
+        def can_be_beaten(value: int, card: Card) -> bool:
+            """Could an opponent playing after me still take the trick?"""
+            for s in opponents_after:
+                room = unseen & ~k.excluded[s]
+                if value >= 16 or mode in (NO_TRUMP, ALL_TRUMP):
+                    if HIGHER[mode][card] & room:  # a higher card of the same suit
+                        return True
+                    continue
+                if room & SUIT_MASK[led] & HIGHER[mode][card]:
+                    return True
+                if mode < 4 and not room & SUIT_MASK[led] and room & SUIT_MASK[mode]:
+                    return True  # void in the suit led, may trump
+            return False
+
+        if partner_winning:
+            best_card = trick.cards[[trick.seat_of(i, n) for i in range(len(trick.cards))]
+                                    .index(best_seat)]
+            if last or not can_be_beaten(best_value, best_card):
+                # Load points, keeping our own masters and trumps when we can.
+                return max(legal, key=lambda c: (points[c] - (15 if c >> 3 == mode else 0)
+                                                 - (8 if master(c) and points[c] >= 10 and
+                                                    c >> 3 != led else 0), -win[c]))
+            return min(legal, key=lambda c: (points[c], win[c]))
+        winners = [c for c in legal
+                   if (win[c] if (win[c] >= 16 or c >> 3 == led) else 0) > best_value]
+        if winners:
+            if last:
+                return max(winners, key=lambda c: (points[c], -win[c]))
+            safe = [c for c in winners if not can_be_beaten(
+                win[c] if (win[c] >= 16 or c >> 3 == led) else 0, c)]
+            if safe:
+                return min(safe, key=lambda c: (win[c] >= 16, points[c] if table_points < 10
+                                                else -points[c], win[c]))
+            if table_points >= 10:
+                return max(winners, key=lambda c: win[c])
+        return min(legal, key=lambda c: (points[c] + (6 if master(c) else 0)
+                                         + (4 if c >> 3 == mode else 0), win[c]))
+
+    def _lead(self, view: SeatView, k: Knowledge, legal: list[Card], points: tuple[int, ...],
+              is_master: Callable[[Card], bool], my_team: int) -> Card:
+        mode = view.contract
+        n = view.rules.players
+        unseen = k.unseen
+        taking_side = _team(view.taker, n, view.taker) == my_team
+        if mode < 4:
+            my_trumps = [c for c in legal if c >> 3 == mode]
+            opponents = [s for s in range(n) if _team(s, n, view.taker) != my_team]
+            their_trumps = any(unseen & SUIT_MASK[mode] & ~k.excluded[s] for s in opponents)
+            if taking_side and my_trumps and their_trumps:
+                masters = [c for c in my_trumps if is_master(c)]
+                if masters:
+                    return max(masters, key=lambda c: WIN_VALUE[mode][c])
+                if view.seat == view.taker and len(my_trumps) >= 3:
+                    return min(my_trumps, key=lambda c: WIN_VALUE[mode][c])
+        plain_masters = [c for c in legal if c >> 3 != mode and is_master(c)]
+        if plain_masters:
+            return max(plain_masters, key=lambda c: points[c])
+        plain = [c for c in legal if c >> 3 != mode] or legal
+        by_suit: dict[int, list[Card]] = {}
+        for c in plain:
+            by_suit.setdefault(c >> 3, []).append(c)
+        longest = max(by_suit.values(), key=len)
+        return min(longest, key=lambda c: (points[c], WIN_VALUE[mode][c]))

@@ -1,0 +1,175 @@
+"""What one seat can know about the hidden hands, from its view alone.
+
+Built from a :class:`~rebelote.view.SeatView` (never from the referee's state): the
+cards played, the voids and trump limits the play obligations reveal, the cards shown
+in announcements, the queen or king that a belote said still holds, the retourne in
+the taker's hand. :func:`sample_hands` deals the unseen cards in a way consistent with
+all of it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from rebelote.cards import (
+    ALL_TRUMP,
+    HIGHER,
+    KING,
+    QUEEN,
+    SUIT_MASK,
+    WIN_VALUE,
+    CardSet,
+    cards_of,
+)
+from rebelote.hand import deck_for
+from rebelote.view import SeatView, Trick
+
+
+@dataclass
+class Knowledge:
+    """Constraints on the other seats' hands, as seen from ``view.seat``."""
+
+    view: SeatView
+    excluded: list[CardSet] = field(default_factory=list)
+    """Per seat: cards it cannot hold."""
+    known: list[CardSet] = field(default_factory=list)
+    """Per seat: cards it certainly holds (still unplayed)."""
+    counts: list[int] = field(default_factory=list)
+    """Per seat: how many cards it still holds."""
+
+    @property
+    def unseen(self) -> CardSet:
+        """Cards in play that this seat has not seen: held by the others."""
+        v = self.view
+        everything = sum(1 << c for c in deck_for(v.rules.players))
+        return everything & ~v.hand & ~v.played_cards()
+
+
+def _infer_from_trick(trick: Trick, players: int, mode: int, partner_free: bool,
+                      undertrump_required: bool, excluded: list[CardSet]) -> None:
+    """Voids and trump limits that the obligations of RULES.md §5 reveal in one trick."""
+    if not trick.cards:
+        return
+    lead = trick.cards[0]
+    led = lead >> 3
+    win = WIN_VALUE[mode]
+    best_card = lead
+    best_value = win[lead]
+    best_seat = trick.leader
+    trump_like_led = led == mode or mode == ALL_TRUMP
+    for i, card in enumerate(trick.cards[1:], start=1):
+        seat = (trick.leader + i) % players
+        suit = card >> 3
+        if suit != led:
+            excluded[seat] |= SUIT_MASK[led]  # did not follow: void in the suit led
+            if mode < 4 and suit != mode:
+                partner_master = players == 4 and best_seat == (seat + 2) % 4
+                if not (partner_free and partner_master):
+                    if best_value >= 16 and not undertrump_required:
+                        # free to discard when unable to overtrump: no higher trump
+                        excluded[seat] |= HIGHER[mode][best_card]
+                    else:
+                        excluded[seat] |= SUIT_MASK[mode]  # did not trump: none left
+            elif mode < 4 and suit == mode and best_value >= 16:
+                partner_master = players == 4 and best_seat == (seat + 2) % 4
+                if win[card] < best_value and not (partner_free and partner_master):
+                    excluded[seat] |= HIGHER[mode][best_card]  # under-trumped: none higher
+        elif trump_like_led and win[card] < best_value:
+            excluded[seat] |= HIGHER[mode][best_card]  # did not go over: none higher
+        v = win[card]
+        if v < 16 and suit != led:
+            v = 0
+        if v > best_value:
+            best_value = v
+            best_card = card
+            best_seat = seat
+
+
+def knowledge_of(view: SeatView) -> Knowledge:
+    """Everything ``view.seat`` may infer about the other hands."""
+    rules = view.rules
+    n = rules.players
+    excluded = [0] * n
+    known = [0] * n
+    mode = view.contract
+    me = view.seat
+    if mode >= 0:
+        for trick in (*view.tricks, *((view.trick,) if view.trick is not None else ())):
+            _infer_from_trick(trick, n, mode, rules.partner_master_free,
+                              rules.undertrump == "required", excluded)
+    played = view.played_cards()
+    # Announcement cards shown at trick 2 are held by their seat until played.
+    for ann in view.announcements:
+        if ann.cards is not None and ann.seat != me:
+            known[ann.seat] |= ann.cards & ~played
+    # Belote said with one card: the other of the pair is still in that hand.
+    for seat, word in view.belote_said:
+        if word == "belote" and seat != me and mode >= 0:
+            suits = range(4) if mode == ALL_TRUMP else ([mode] if mode < 4 else [])
+            for s in suits:
+                pair = (1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN))
+                if played & pair and (played & pair) != pair:
+                    known[seat] |= pair & ~played
+    # The retourne went to the taker.
+    if (view.retourne >= 0 and view.taker >= 0 and view.taker != me
+            and not (played >> view.retourne) & 1):
+        known[view.taker] |= 1 << view.retourne
+    counts = [0] * n
+    for seat in range(n):
+        played_by = sum(1 for t in view.tricks for i in range(len(t.cards))
+                        if t.seat_of(i, n) == seat)
+        if view.trick is not None:
+            played_by += sum(1 for i in range(len(view.trick.cards))
+                             if view.trick.seat_of(i, n) == seat)
+        counts[seat] = 8 - played_by
+    for seat in range(n):
+        excluded[seat] &= ~known[seat]
+    return Knowledge(view, excluded, known, counts)
+
+
+class SamplingError(RuntimeError):
+    """No deal fits the constraints (they contradict each other)."""
+
+
+def sample_hands(k: Knowledge, rng: random.Random, tries: int = 200) -> list[CardSet]:
+    """One deal of the unseen cards to the other seats that fits everything known:
+    each seat gets its count, its known cards, and none of its excluded cards."""
+    view = k.view
+    n = view.rules.players
+    if view.phase != "play" or n == 2:
+        raise SamplingError("hands are sampled in the play of 3- and 4-player games")
+    me = view.seat
+    unseen = k.unseen
+    free_cards = unseen
+    base = [0] * n
+    base[me] = view.hand
+    need = list(k.counts)
+    need[me] = 0
+    for seat in range(n):
+        if seat == me:
+            continue
+        base[seat] = k.known[seat]
+        need[seat] -= k.known[seat].bit_count()
+        free_cards &= ~k.known[seat]
+    cards = cards_of(free_cards)
+    others = [s for s in range(n) if s != me]
+    for _ in range(tries):
+        # Most constrained cards first: those fewest seats may hold.
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: sum(1 for s in others if not (k.excluded[s] >> c) & 1))
+        hands = base[:]
+        left = need[:]
+        ok = True
+        for c in cards:
+            allowed = [s for s in others if left[s] > 0 and not (k.excluded[s] >> c) & 1]
+            if not allowed:
+                ok = False
+                break
+            weights = [left[s] for s in allowed]
+            seat = rng.choices(allowed, weights)[0]
+            hands[seat] |= 1 << c
+            left[seat] -= 1
+        if ok and all(x == 0 for x in left):
+            return hands
+    raise SamplingError("no deal of the unseen cards fits what this seat knows")
