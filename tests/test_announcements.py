@@ -174,7 +174,7 @@ def test_belote_counts_inside_a_sequence_too() -> None:
 def test_belote_said_is_public_in_order() -> None:
     h = HandState.with_contract(Rules.ffb(), 3, deal_of({0: "KH QH JH 9H AH 10H 8H 7H"}), 0, 1)
     _play_out(h)
-    assert h.belote_said == [(0, "belote"), (0, "rebelote")]
+    assert h.belote_said == [(0, "belote", parse_card("QH")), (0, "rebelote", parse_card("KH"))]
 
 
 def test_all_trump_has_a_belote_per_suit_and_no_trump_none() -> None:

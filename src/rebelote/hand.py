@@ -267,7 +267,7 @@ class HandState:
     bidder: int
     double: int
     _belote_first: dict[int, bool]
-    _belote_said: list[tuple[int, str]]
+    _belote_said: list[tuple[int, str, Card]]
     _belote_suits: CardSet
     _higher: tuple[CardSet, ...]
     _legal: CardSet
@@ -1024,17 +1024,17 @@ class HandState:
                 ok = False
             self._belote_first[suit] = ok
             if ok and say:
-                self._belote_said.append((seat, "belote"))
+                self._belote_said.append((seat, "belote", card))
             return
         if first and (say or self.rules.belote_automatic):
             self.belote_points[self._team[seat]] += 20
             self.seat_belote[seat] += 20
             if say:
-                self._belote_said.append((seat, "rebelote"))
+                self._belote_said.append((seat, "rebelote", card))
 
     @property
-    def belote_said(self) -> list[tuple[int, str]]:
-        """Public belote events so far: (seat, ``belote`` | ``rebelote``)."""
+    def belote_said(self) -> list[tuple[int, str, Card]]:
+        """Public belote events so far: (seat, ``belote`` | ``rebelote``, the card)."""
         return self._belote_said[:]
 
     @property

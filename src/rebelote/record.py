@@ -98,7 +98,7 @@ def hand_to_json(hand: HandState) -> dict[str, Any]:
                 {"seat": s, "cards": [card_name(c) for c in cards_of(a.cards)]}
                 for s in range(hand.n) for a in hand.announced[s]
             ]
-            out["belote"] = [s for s, word in hand.belote_said if word == "belote"]
+            out["belote"] = [s for s, word, _ in hand.belote_said if word == "belote"]
     return out
 
 

@@ -62,7 +62,7 @@ class SeatView:
     card_points: tuple[int, int]
     announcements: tuple[PublicAnnouncement, ...]
     announcement_winner: int | None
-    belote_said: tuple[tuple[int, str], ...]
+    belote_said: tuple[tuple[int, str, Card], ...]
     legal_actions: tuple[int, ...]
     table: tuple[CardSet, ...] = ()
     """Découverte: each seat's face-up table cards (public)."""

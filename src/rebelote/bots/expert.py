@@ -23,15 +23,18 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, seed: int | None = None, budget_s: float = 0.08, min_samples: int = 6,
-                 max_samples: int = 64, solve_cards: int = 20, rollouts_per_card: int = 64,
-                 ) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 16,
+                 budget_s: float | None = None, min_samples: int = 6, solve_cards: int = 20,
+                 rollouts_per_card: int = 64) -> None:
+        """``samples`` worlds per decision: a fixed number, so that a seed gives the same
+        play on any machine; with ``budget_s`` the bot stops sampling when the time is up
+        (after ``min_samples``) instead."""
         self.rng = random.Random(seed)
         self.heuristic = HeuristicBot(seed)
         self.solver = Solver()
         self.budget_s = budget_s
         self.min_samples = min_samples
-        self.max_samples = max_samples
+        self.max_samples = samples
         self.solve_cards = solve_cards
         self.rollouts_per_card = rollouts_per_card
         self.samples_used = 0
@@ -59,7 +62,7 @@ class ExpertBot:
         cards_left = view.hand.bit_count() + sum(k.counts[s] for s in range(n) if s != me)
         legal = list(view.legal_actions)
         sums = dict.fromkeys(legal, 0.0)
-        deadline = time.perf_counter() + self.budget_s
+        deadline = time.perf_counter() + (self.budget_s or 0.0)
         samples = 0
         while samples < self.max_samples:
             try:
@@ -78,7 +81,8 @@ class ExpertBot:
                     mean = rollouts(child, self.rollouts_per_card, seed)[my_team]
                     sums[c] += gain + mean
             samples += 1
-            if samples >= self.min_samples and time.perf_counter() > deadline:
+            if (self.budget_s is not None and samples >= self.min_samples
+                    and time.perf_counter() > deadline):
                 break
         self.samples_used = samples
         if samples == 0:

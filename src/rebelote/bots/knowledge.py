@@ -104,13 +104,11 @@ def knowledge_of(view: SeatView) -> Knowledge:
         if ann.cards is not None and ann.seat != me:
             known[ann.seat] |= ann.cards & ~played
     # Belote said with one card: the other of the pair is still in that hand.
-    for seat, word in view.belote_said:
-        if word == "belote" and seat != me and mode >= 0:
-            suits = range(4) if mode == ALL_TRUMP else ([mode] if mode < 4 else [])
-            for s in suits:
-                pair = (1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN))
-                if played & pair and (played & pair) != pair:
-                    known[seat] |= pair & ~played
+    for seat, word, card in view.belote_said:
+        if word == "belote" and seat != me:
+            s = card >> 3
+            pair = (1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN))
+            known[seat] |= pair & ~played
     # The retourne went to the taker.
     if (view.retourne >= 0 and view.taker >= 0 and view.taker != me
             and not (played >> view.retourne) & 1):
