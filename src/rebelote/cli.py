@@ -203,6 +203,75 @@ def arena(
     print(f"plot written to {plot}")
 
 
+def _one_game(file: Path, as_json: bool) -> Game:
+    try:
+        replays = replay_file(file)
+    except RecordError as exc:
+        _fail(str(exc), 2, exc.to_json(), as_json)
+    if len(replays) != 1:
+        _fail(f"{file} holds {len(replays)} games: give a record of one game", 2,
+              {"message": "several games"}, as_json)
+    return replays[0].game
+
+
+@app.command()
+def hint(
+    file: Annotated[Path, typer.Argument(help="A record of a game in progress.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+) -> None:
+    """The next decision of a record: each legal action with the expert's evaluation."""
+    from rebelote.analysis import AnalysisError
+    from rebelote.analysis import hint as make_hint
+
+    game = _one_game(file, as_json)
+    try:
+        seat, hints = make_hint(game)
+    except AnalysisError as exc:
+        _fail(str(exc), 2, {"message": str(exc)}, as_json)
+    if as_json:
+        print(json.dumps({"seat": seat, "measure": hints[0].measure,
+                          "actions": [{"action": h.action, "value": round(h.value, 1)}
+                                      for h in hints]}))
+        return
+    print(f"seat {seat} to act; {hints[0].measure} for each legal action, best first:")
+    for h in hints:
+        print(f"  {h.action:>6}  {h.value:7.1f}")
+
+
+@app.command()
+def analyze(
+    file: Annotated[Path, typer.Argument(help="A record with finished hands.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+) -> None:
+    """Every card of the finished hands with what it cost against the best card, all
+    cards visible (0 = a best card)."""
+    from rich.progress import Progress
+
+    from rebelote.analysis import AnalysisError
+    from rebelote.analysis import analyze as run_analysis
+
+    game = _one_game(file, as_json)
+    try:
+        with Progress(transient=True, disable=as_json) as bar:
+            task = bar.add_task("analysing", total=None)
+            costs = run_analysis(game, lambda done, total: bar.update(task, completed=done,
+                                                                      total=total))
+    except AnalysisError as exc:
+        _fail(str(exc), 2, {"message": str(exc)}, as_json)
+    if as_json:
+        print(json.dumps({"cards": [{"hand": c.hand, "trick": c.trick, "seat": c.seat,
+                                     "card": c.card, "cost": c.cost, "best": c.best}
+                                    for c in costs]}))
+        return
+    by_seat: dict[int, float] = {}
+    for c in costs:
+        mark = "" if c.cost == 0 else f"  -{c.cost:g} (best {c.best})"
+        print(f"hand {c.hand} trick {c.trick} seat {c.seat}: {c.card}{mark}")
+        by_seat[c.seat] = by_seat.get(c.seat, 0.0) + c.cost
+    print("points given away: " + ", ".join(f"seat {s} {v:g}" for s, v in sorted(
+        by_seat.items())))
+
+
 score_app = typer.Typer(
     add_completion=False, invoke_without_command=True,
     help="The score calculator: interactive pad, or `hand` / `game` for scripts.")

@@ -1,0 +1,114 @@
+"""Analysis of records: the expert's view of the next decision (``rebelote hint``) and the
+cost of every card of finished hands against best play with all cards visible
+(``rebelote analyze``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rebelote.bots.expert import ExpertBot
+from rebelote.bots.heuristic import NAME_THRESHOLD, TAKE_THRESHOLD, suit_strength
+from rebelote.cards import cards_of
+from rebelote.game import Game
+from rebelote.hand import CALL_SPADES, PASS, PLAY, TAKE, HandState, action_name
+from rebelote.solver import Solver, position_of
+
+
+class AnalysisError(ValueError):
+    """A record that has nothing to analyse (no decision left, no finished hand)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One legal action of the next decision and how good it looks."""
+
+    action: str
+    value: float
+    measure: str  # "expected points" (play) or "strength" (auction)
+
+
+def hint(game: Game, samples: int = 48) -> tuple[int, list[Hint]]:
+    """The seat to act in ``game``'s current hand and each of its legal actions, best
+    first: in the play, the expert's expected points for the seat's side from now on;
+    in the auction, the hand strength the bidding uses."""
+    hand = game.current
+    if hand is None or hand.is_over or game.is_over:
+        raise AnalysisError("the record has no decision left: its last hand is finished")
+    seat = hand.turn
+    view = game.view(seat)
+    if hand.phase == PLAY:
+        bot = ExpertBot(seed=0, samples=samples, solve_cards=24)
+        values = bot.evaluate(view)
+        if not values:
+            raise AnalysisError("no deal of the hidden cards fits this record")
+        scale = _scale(hand)
+        hints = [Hint(action_name(c), v * scale, "expected points") for c, v in values.items()]
+    else:
+        hints = []
+        for action in view.legal_actions:
+            if action == TAKE:
+                value = suit_strength(view.hand, view.retourne >> 3, view.retourne)
+            elif CALL_SPADES <= action < CALL_SPADES + 4:
+                value = suit_strength(view.hand, action - CALL_SPADES)
+            elif action == PASS:
+                value = TAKE_THRESHOLD if len(view.calls) < game.rules.players else NAME_THRESHOLD
+            else:
+                value = 0.0
+            hints.append(Hint(action_name(action), value, "strength"))
+    hints.sort(key=lambda h: -h.value)
+    return seat, hints
+
+
+def _scale(hand: HandState) -> float:
+    """Raw tout-atout points to the 162 scale, when the rules scale them."""
+    if hand.mode == 5 and hand.rules.all_trump_points == "scaled":
+        return 162 / 258
+    return 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class CardCost:
+    """One card played and what it cost its side against the best card."""
+
+    hand: int
+    trick: int
+    seat: int
+    card: str
+    cost: float
+    best: str
+
+
+def analyze(game: Game, progress: Callable[[int, int], None] | None = None,
+            ) -> list[CardCost]:
+    """Every card of every finished hand with its cost: the points its side lost against
+    the best card, all hands visible, everyone playing best afterwards."""
+    finished = [(i, h) for i, h in enumerate(game.hands, 1) if h.is_over and not h.is_void]
+    if not finished:
+        raise AnalysisError("the record has no finished hand to analyse")
+    if game.rules.players == 2:
+        raise AnalysisError("découverte hides cards face down: no exact analysis")
+    solver = Solver()
+    out: list[CardCost] = []
+    total = sum(len(h.played) for _, h in finished)
+    done = 0
+    for number, played_hand in finished:
+        rules = played_hand.rules
+        replay = HandState.with_contract(
+            rules, played_hand.dealer, [cards_of(m) for m in played_hand.dealt],
+            played_hand.taker, played_hand.mode, bid_level=played_hand.bid_level,
+            double=played_hand.double)
+        scale = _scale(replay)
+        for card in played_hand.played:
+            seat = replay.turn
+            team = replay._team[seat]
+            values = solver.move_values(position_of(replay, team))
+            best_card = max(values, key=lambda c: values[c])
+            cost = (values[best_card] - values[card]) * scale
+            out.append(CardCost(number, replay.trick_number + 1, seat, action_name(card),
+                                round(cost, 1), action_name(best_card)))
+            replay.play(card, announce=[], belote=True)
+            done += 1
+            if progress:
+                progress(done, total)
+    return out
