@@ -9,7 +9,7 @@ COLVER := $(PEERS)/colver/bin/python
 BELOTE_CLI_VERSION := 4.9.6
 JOBS ?= 2
 
-.PHONY: test lint typecheck pytest bench demo peers clean docs
+.PHONY: test lint typecheck pytest bench demo play peers clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,7 +45,11 @@ pytest: $(STAMP) peers
 bench: $(STAMP) $(BELOTE_CLI) $(COLVER)
 	$(PY) -m bench
 
-# Until the terminal game and the web platform exist: a game played by bots, replayed.
+# The terminal game (until the web platform exists, this is what runs).
+play: $(STAMP)
+	$(VENV)/bin/rebelote play
+
+# A game played by bots, then replayed.
 demo: $(STAMP)
 	$(VENV)/bin/rebelote selfplay --preset classic --hands 12 --seed 1 --record demo-record.json
 	$(VENV)/bin/rebelote replay demo-record.json

@@ -8,6 +8,7 @@ is shared and noisy.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -49,6 +50,25 @@ def preset_jobs() -> list[tuple[str, list[str]]]:
 
     return [(name, [sys.executable, "-m", "bench.engine_speed", str(PRESET_SECONDS), name])
             for name in PRESETS]
+
+
+DEALS = ROOT / "bench" / "out" / "deals.json"
+STRENGTH_DEALS = 2000
+
+
+def write_deals(count: int = 40, seed: int = 77) -> None:
+    """Random deals and contracts that both solvers are timed on."""
+    import random
+
+    rng = random.Random(seed)
+    deals = []
+    for i in range(count):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deals.append({"dealer": i % 4, "hands": [sorted(deck[8 * s:8 * s + 8]) for s in range(4)],
+                      "trump": rng.randrange(4), "taker": rng.randrange(4)})
+    DEALS.parent.mkdir(parents=True, exist_ok=True)
+    DEALS.write_text(json.dumps(deals))
 
 
 def _fmt(value: Any, spec: str) -> str:
@@ -99,10 +119,66 @@ def main() -> None:
                           f"{r['hands_per_s']:,.0f}", _fmt(r.get("legal_us"), ".2f"),
                           _fmt(r.get("copy_us"), ".2f"))
     console.print(by_preset)
+    bots_section(console)
     verdict = "PASS" if ours >= FLOOR_HANDS_PER_S else "FAIL"
     goal = "reached" if ours >= GOAL_HANDS_PER_S else "not reached"
     console.print(f"floor {FLOOR_HANDS_PER_S:,} hands/s: {verdict} ({ours:,.0f}); "
                   f"goal {GOAL_HANDS_PER_S:,}: {goal}")
+
+
+def bots_section(console: Console) -> None:
+    """Solver, rollouts and expert against colver on identical deals; expert strength."""
+    write_deals()
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("solvers", total=3)
+        ours = _run([sys.executable, "-m", "bench.solver_speed", str(DEALS)])
+        progress.advance(task)
+        theirs = _run([str(PEERS / "colver" / "bin" / "python"),
+                       str(ROOT / "bench" / "peers" / "colver_solver.py"), str(DEALS)])
+        progress.advance(task)
+        from rebelote.arena import run_arena
+
+        bar = progress.add_task("expert vs heuristic", total=STRENGTH_DEALS)
+        strength = run_arena("classic", "expert", "heuristic", STRENGTH_DEALS, 1,
+                             os.cpu_count() or 1,
+                             progress=lambda done: progress.update(bar, completed=done))
+        progress.advance(task)
+    table = Table(title="Solver and bots (identical deals; targets from the bots issue)")
+    for col in ("measure", "rebelote", "colver", "target", "met"):
+        table.add_column(col, justify="left" if col == "measure" else "right")
+
+    def row(label: str, mine: Any, peer: Any, target: str, met: bool | None) -> None:
+        table.add_row(label, str(mine), str(peer), target,
+                      "—" if met is None else ("yes" if met else "no"))
+
+    if "error" in ours:
+        console.print(f"solver bench failed: {ours['error']}")
+        return
+    peer_med = theirs.get("all_moves_median_ms")
+    row("solve, every root card: median ms", f"{ours['all_moves_median_ms']:.1f}",
+        _fmt(peer_med, ".1f"), "≤ colver",
+        None if peer_med is None else ours["all_moves_median_ms"] <= peer_med)
+    row("solve, every root card: max ms", f"{ours['all_moves_max_ms']:.1f}",
+        _fmt(theirs.get("all_moves_max_ms"), ".1f"), "≤ 50", ours["all_moves_max_ms"] <= 50)
+    row("solve, value only: median / max ms",
+        f"{ours['value_median_ms']:.1f} / {ours['value_max_ms']:.1f}", "—", "", None)
+    peer_roll = theirs.get("rollouts_per_s")
+    row("random rollouts per second", f"{ours['rollouts_per_s']:,.0f}", _fmt(peer_roll, ",.0f"),
+        "≥ 1× colver", None if peer_roll is None else ours["rollouts_per_s"] >= peer_roll)
+    row("expert decision: median ms", f"{ours['expert_median_ms']:.1f}", "—", "≤ 100",
+        ours["expert_median_ms"] <= 100)
+    row("expert decision: max ms", f"{ours['expert_max_ms']:.1f}", "—", "≤ 1000",
+        ours["expert_max_ms"] <= 1000)
+    row("first start after install (s)", f"{ours['first_start_s']:.1f}", "—", "≤ 30",
+        ours["first_start_s"] <= 30)
+    row("later starts (s)", f"{ours['later_start_s']:.1f}", "—", "≤ 2",
+        ours["later_start_s"] <= 2)
+    row(f"expert − heuristic, {strength.deals} duplicate deals",
+        f"{strength.mean:+.1f} ({strength.ci95[0]:+.1f}..{strength.ci95[1]:+.1f})", "—",
+        "> 0", strength.ci95[0] > 0)
+    console.print(table)
+    console.print("Not measured yet: expert against colver's IS-DD bot and belote-cli's hard "
+                  "bot (the harness seating peers' bots at our table is still to be written).")
 
 
 if __name__ == "__main__":

@@ -203,3 +203,21 @@ def test_cli_usage_errors_are_one_sentence_exit_2(args: tuple[str, ...]) -> None
     res = run_cli(*args)
     assert res.returncode == 2
     assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_a_game_saved_during_the_auction_resumes() -> None:
+    from rebelote.hand import PASS, TAKE
+
+    rng = random.Random(3)
+    game = Game(Rules.classic(), rng, dealer=0)
+    game.apply(PASS)  # seat 1 passes; the auction is going on
+    rec = json.loads(json.dumps(game_to_record(game)))
+    assert len(rec["hands"][0]["stock"]) == 11
+    resumed = replay_record(rec).game
+    assert resumed.current is not None and resumed.current.calls == [PASS]
+    resumed.apply(TAKE)  # seat 2 takes: the deal completes from the saved stock
+    game.apply(TAKE)
+    assert resumed.current.hands == game.current.hands  # type: ignore[union-attr]
+    rec["hands"][0]["stock"] = rec["hands"][0]["stock"][:-1]
+    with pytest.raises(RecordError, match="every card"):
+        replay_record(rec)

@@ -272,6 +272,51 @@ def analyze(
         by_seat.items())))
 
 
+@app.command()
+def play(
+    preset: Annotated[str | None, typer.Option(help="Rules preset.")] = None,
+    target: Annotated[int | None, typer.Option(min=1, help="Points to win.")] = None,
+    bots: Annotated[str | None, typer.Option(help="random, heuristic or expert.")] = None,
+    seat: Annotated[int, typer.Option(min=0, max=3, help="Your seat.")] = 0,
+    lang: Annotated[str, typer.Option(help="fr, en or es.")] = "en",
+    deck: Annotated[str, typer.Option(help="french, international, german or spanish.")]
+    = "french",
+    seed: Annotated[int | None, typer.Option(help="Same seed, same deals.")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue a saved game (a record).")]
+    = None,
+    record: Annotated[Path | None, typer.Option(help="Where the game is saved.")] = None,
+) -> None:
+    """Play at a table in the terminal, against bots (a setup screen when no options)."""
+    from rebelote.decks import STYLES
+    from rebelote.i18n import LANGS
+    from rebelote.tui.app import BeloteApp, load_setup
+    from rebelote.tui.session import Setup
+
+    if lang not in LANGS:
+        _fail(f"unknown language {lang!r} (fr, en, es)")
+    if deck not in STYLES:
+        _fail(f"unknown deck {deck!r} ({', '.join(STYLES)})")
+    if bots is not None and bots not in LEVELS:
+        _fail(f"unknown bot level {bots!r} ({', '.join(LEVELS)})")
+    if preset is not None and preset not in PRESETS:
+        _fail(f"unknown preset {preset!r} ({', '.join(PRESETS)})")
+    if resume is not None and not resume.exists():
+        _fail(f"{resume}: no such file")
+    remembered = load_setup()
+    setup = Setup(preset=preset or remembered.preset,
+                  target=target if target is not None else (0 if preset else remembered.target),
+                  bots=bots or remembered.bots, seat=seat, lang=lang, deck=deck, seed=seed,
+                  announcements=None if preset else remembered.announcements,
+                  direction=None if preset else remembered.direction)
+    try:
+        setup.rules()
+    except RulesError as exc:
+        _fail(str(exc))
+    ask = preset is None and target is None and bots is None and resume is None
+    BeloteApp(setup, record=resume or record, resume=resume is not None,
+              ask_setup=ask).run()
+
+
 score_app = typer.Typer(
     add_completion=False, invoke_without_command=True,
     help="The score calculator: interactive pad, or `hand` / `game` for scripts.")

@@ -357,15 +357,17 @@ class HandState:
 
     @classmethod
     def from_cards(
-        cls, rules: Rules, dealer: int, cards: Sequence[Sequence[Card]], retourne: Card
+        cls, rules: Rules, dealer: int, cards: Sequence[Sequence[Card]], retourne: Card,
+        stock: Sequence[Card] | None = None,
     ) -> HandState:
         """A hand whose deal is known seat by seat (a record), ready for its auction.
 
         ``cards[seat]`` lists the seat's cards in the order received: its first five
         (the taker's retourne, once received, may stand anywhere after them). Five
-        cards each is a voided hand's deal. In découverte (2 players, no retourne: pass
-        -1) each seat lists 16 cards: 6 in hand, 5 face up, then the 5 face down under
-        them in the same order.
+        cards each is a voided hand's deal, or, with ``stock`` (the undealt cards in
+        dealing order), a hand whose auction is still going on. In découverte (2 players,
+        no retourne: pass -1) each seat lists 16 cards: 6 in hand, 5 face up, then the 5
+        face down under them in the same order.
         """
         n = rules.players
         _check_cards(cards, n, allow_five=True, retourne=retourne)
@@ -388,6 +390,15 @@ class HandState:
         self._rest = rest
         self._retourne_holder = next(
             (seat for seat, listed in enumerate(cards) if retourne in listed), -1)
+        if stock is not None:
+            every = [c for listed in cards for c in listed] + [retourne, *stock]
+            if sorted(every) != deck_for(n):
+                raise ValueError("the hands, the retourne and the stock must hold every card "
+                                 "in play exactly once")
+            if any(len(listed) != 5 for listed in cards):
+                raise ValueError("a stock goes with a deal of 5 cards each")
+            self._stock = list(stock)
+            self._rest = None
         return self
 
     @classmethod

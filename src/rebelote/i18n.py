@@ -71,7 +71,94 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
             "es": "La hoja está guardada; `rebelote score` la retoma."},
     "invalid_number": {"en": "enter a whole number", "fr": "entrez un nombre entier",
                        "es": "escriba un número entero"},
+    # -- the terminal game --
+    "void": {"en": "void (all passed)", "fr": "donne annulée", "es": "mano anulada"},
+    "sheet": {"en": "Score sheet", "fr": "Feuille de marque", "es": "Hoja de puntos"},
+    "contract": {"en": "Contract", "fr": "Contrat", "es": "Contrato"},
+    "setup_title": {"en": "New game", "fr": "Nouvelle partie", "es": "Nueva partida"},
+    "rules": {"en": "Rules", "fr": "Règles", "es": "Reglas"},
+    "target": {"en": "Target", "fr": "Objectif", "es": "Objetivo"},
+    "preset_target": {"en": "the preset's", "fr": "celui des règles", "es": "el de las reglas"},
+    "announcements": {"en": "Announcements", "fr": "Annonces", "es": "Cantes"},
+    "preset_choice": {"en": "as the rules say", "fr": "selon les règles",
+                      "es": "según las reglas"},
+    "on": {"en": "on", "fr": "oui", "es": "sí"},
+    "off": {"en": "off", "fr": "non", "es": "no"},
+    "direction": {"en": "Direction", "fr": "Sens du jeu", "es": "Sentido"},
+    "counterclockwise": {"en": "counterclockwise", "fr": "sens inverse des aiguilles",
+                         "es": "antihorario"},
+    "clockwise": {"en": "clockwise", "fr": "sens des aiguilles", "es": "horario"},
+    "bot_level": {"en": "Bots", "fr": "Robots", "es": "Bots"},
+    "start": {"en": "Start", "fr": "Commencer", "es": "Empezar"},
+    "game_winner": {"en": "{team} win the game ({score})! q: quit",
+                    "fr": "{team} gagnent la partie ({score}) ! q : quitter",
+                    "es": "¡{team} ganan la partida ({score})! q: salir"},
+    "next_hand": {"en": "n: next hand, s: score sheet", "fr": "n : donne suivante, "
+                  "s : feuille de marque", "es": "n: mano siguiente, s: hoja de puntos"},
+    "your_turn_call": {"en": "Your turn to speak: choose with ↑↓ and Enter",
+                       "fr": "À vous de parler : ↑↓ puis Entrée",
+                       "es": "Le toca hablar: ↑↓ y Intro"},
+    "your_turn_play": {"en": "Your turn: a card number (1-8), ←→ and Enter, or click",
+                       "fr": "À vous : numéro de carte (1-8), ←→ et Entrée, ou clic",
+                       "es": "Le toca: número de carta (1-8), ←→ e Intro, o clic"},
+    "dealer": {"en": "deals", "fr": "donneur", "es": "reparte"},
+    "table": {"en": "table", "fr": "table", "es": "mesa"},
+    "last_trick": {"en": "Last trick", "fr": "Dernier pli", "es": "Última baza"},
+    "retourne": {"en": "retourne", "fr": "retourne", "es": "retourne"},
+    "north": {"en": "North", "fr": "Nord", "es": "Norte"},
+    "south": {"en": "You", "fr": "Vous", "es": "Usted"},
+    "west": {"en": "West", "fr": "Ouest", "es": "Oeste"},
+    "east": {"en": "East", "fr": "Est", "es": "Este"},
+    "pass": {"en": "pass", "fr": "passe", "es": "paso"},
+    "take": {"en": "take (je prends)", "fr": "je prends", "es": "tomo (je prends)"},
+    "coinche": {"en": "coinche", "fr": "coinche", "es": "coinche (contra)"},
+    "surcoinche": {"en": "surcoinche", "fr": "surcoinche", "es": "surcoinche (recontra)"},
+    "hint": {"en": "Hint", "fr": "Conseil", "es": "Consejo"},
+    "expected_points": {"en": "expected points", "fr": "points espérés",
+                        "es": "puntos esperados"},
+    "strength": {"en": "strength", "fr": "force", "es": "fuerza"},
+    "speed": {"en": "speed {n}/5", "fr": "vitesse {n}/5", "es": "velocidad {n}/5"},
 }
+
+_REASONS: Final[dict[str, dict[str, str]]] = {
+    "must follow suit": {"en": "you must follow suit", "fr": "il faut fournir la couleur "
+                         "demandée", "es": "hay que asistir al palo"},
+    "must overtrump": {"en": "you must play a higher trump", "fr": "il faut monter à l'atout",
+                       "es": "hay que montar con un triunfo mayor"},
+    "must trump": {"en": "you cannot follow and an opponent is master: you must trump (atout)",
+                   "fr": "vous ne pouvez pas fournir et l'adversaire est maître : il faut "
+                   "couper", "es": "no puede asistir y el rival es maestro: hay que fallar"},
+    "must undertrump": {"en": "you cannot overtrump but must still play a trump (pisser)",
+                        "fr": "vous ne pouvez pas surcouper mais devez pisser (sous-couper)",
+                        "es": "no puede montar pero debe jugar triunfo (pisser)"},
+    "card not in hand": {"en": "you do not hold that card", "fr": "vous n'avez pas cette carte",
+                         "es": "no tiene esa carta"},
+    "covered card": {"en": "that card is still face down", "fr": "cette carte est encore "
+                     "retournée", "es": "esa carta sigue boca abajo"},
+    "turn order": {"en": "it is not your turn", "fr": "ce n'est pas votre tour",
+                   "es": "no es su turno"},
+    "bid higher than the last": {"en": "bid higher than the last bid", "fr": "il faut "
+                                 "annoncer plus haut", "es": "hay que subir la apuesta"},
+    "coinche by the opponents": {"en": "only the opponents may coinche",
+                                 "fr": "seuls les adversaires peuvent coincher",
+                                 "es": "solo los rivales pueden hacer coinche"},
+    "surcoinche after a coinche": {"en": "surcoinche answers a coinche", "fr": "on ne "
+                                   "surcoinche qu'après une coinche",
+                                   "es": "surcoinche responde a un coinche"},
+    "auction frozen": {"en": "a coinche has frozen the auction", "fr": "la coinche a figé "
+                       "les enchères", "es": "el coinche cerró la subasta"},
+    "round 2 names another suit": {"en": "in round 2 name a suit other than the retourne's",
+                                   "fr": "au 2e tour, nommez une autre couleur que la "
+                                   "retourne", "es": "en la 2.ª vuelta nombre otro palo"},
+}
+
+
+def reason(rule: str, fallback: str, lang: str = "en") -> str:
+    """Why an action was refused, in ``lang`` (the engine's sentence if not translated)."""
+    entry = _REASONS.get(rule)
+    if entry is None:
+        return fallback
+    return entry.get(lang, entry["en"])
 
 
 def tr(key: str, lang: str = "en", **values: object) -> str:

@@ -4,9 +4,11 @@ Replaying checks every call and card against the rules; the first illegal action
 a :class:`RecordError` that names the hand, the action's index, the seat and the rule.
 
 Project additions to the format (allowed by RECORD.md): a file may hold a JSON array of
-records (``rebelote selfplay`` writes one when its hands span several games), and each
+records (``rebelote selfplay`` writes one when its hands span several games); each
 seat's ``cards`` are listed in the order received, first five first, which lets a replay
-know what each seat held during the auction.
+know what each seat held during the auction; and a hand whose classic auction is still
+going on carries ``stock``, the undealt cards in dealing order, so that a saved game
+resumes.
 """
 
 from __future__ import annotations
@@ -83,6 +85,8 @@ def hand_to_json(hand: HandState) -> dict[str, Any]:
     out["cards"] = cards
     if hand.retourne >= 0:
         out["retourne"] = card_name(hand.retourne)
+    if hand.phase == AUCTION and hand._stock is not None:
+        out["stock"] = [card_name(c) for c in hand._stock]  # the auction is going on
     if hand.calls or hand.taker < 0:
         out["auction"] = [action_name(a) for a in hand.calls]
     else:
@@ -254,7 +258,9 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
             if retourne < 0:
                 raise RecordError(f"hand {hand_no}: a hand with an 'auction' needs its "
                                   "'retourne'", hand=hand_no)
-            hand = HandState.from_cards(rules, dealer, cards, retourne)
+            stock = (_cards(entry["stock"], "stock", hand_no) if entry.get("stock") is not None
+                     else None)
+            hand = HandState.from_cards(rules, dealer, cards, retourne, stock)
         elif "contract" in entry:
             contract = entry["contract"]
             if not isinstance(contract, dict):

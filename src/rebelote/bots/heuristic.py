@@ -41,8 +41,8 @@ from rebelote.view import SeatView
 
 # Strength of a card as trump (J 9 A 10 K Q 8 7) and as a plain card, in "tricks".
 _TRUMP_WEIGHT = {JACK: 4.0, NINE: 3.0, ACE: 2.0, TEN: 1.5, 6: 1.0, 5: 1.0, 1: 0.5, 0: 0.5}
-TAKE_THRESHOLD = 7.0
-NAME_THRESHOLD = 7.5
+TAKE_THRESHOLD = 6.0
+NAME_THRESHOLD = 6.5
 
 
 def suit_strength(hand: CardSet, trump: int, extra: int = -1) -> float:
