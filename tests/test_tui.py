@@ -59,6 +59,16 @@ async def test_a_whole_hand_with_the_keyboard(tmp_path: Path) -> None:
             if not session.hand_over or session.hand.is_void or not refusals:
                 continue
             assert "✗" in refusals[0] and "must" in refusals[0]
+            # Announcements and belote are shown at the place of the seat that made them.
+            from rebelote.decks import announcement_label
+
+            for s in range(4):
+                text = str(app.seat_text(session.view(), s))
+                for a in session.hand.announced[s]:
+                    assert announcement_label(a.kind, "french") in text
+                for seat, word, _card in session.hand.belote_said:
+                    if seat == s:
+                        assert word in text
             assert "s: score sheet" in str(app.query_one("#message").render())
             await pilot.press("s")
             assert isinstance(app.screen, SheetScreen)

@@ -11,7 +11,16 @@ from rebelote.bots.expert import ExpertBot
 from rebelote.bots.heuristic import NAME_THRESHOLD, TAKE_THRESHOLD, suit_strength
 from rebelote.cards import cards_of
 from rebelote.game import Game
-from rebelote.hand import CALL_SPADES, PASS, PLAY, TAKE, HandState, action_name
+from rebelote.hand import (
+    BID_BASE,
+    CALL_SPADES,
+    PASS,
+    PLAY,
+    TAKE,
+    HandState,
+    action_name,
+    bid_of,
+)
 from rebelote.solver import Solver, position_of
 
 
@@ -53,6 +62,12 @@ def hint(game: Game, samples: int = 48) -> tuple[int, list[Hint]]:
                 value = suit_strength(view.hand, action - CALL_SPADES)
             elif action == PASS:
                 value = TAKE_THRESHOLD if len(view.calls) < game.rules.players else NAME_THRESHOLD
+                if game.rules.game == "auction":
+                    value = 0.0
+            elif action >= BID_BASE:  # expected points in the suit, less the bid
+                level, mode = bid_of(action)
+                strength = suit_strength(view.hand, mode) if mode < 4 else 0.0
+                value = 40 + 9 * strength - (80 + 10 * level if level < 9 else 250)
             else:
                 value = 0.0
             hints.append(Hint(action_name(action), value, "strength"))

@@ -118,6 +118,13 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
                         "es": "puntos esperados"},
     "strength": {"en": "strength", "fr": "force", "es": "fuerza"},
     "speed": {"en": "speed {n}/5", "fr": "vitesse {n}/5", "es": "velocidad {n}/5"},
+    "key_confirm": {"en": "play / call", "fr": "jouer / parler", "es": "jugar / hablar"},
+    "key_hint": {"en": "hint", "fr": "conseil", "es": "consejo"},
+    "key_last": {"en": "last trick", "fr": "dernier pli", "es": "última baza"},
+    "key_sheet": {"en": "score sheet", "fr": "feuille", "es": "hoja"},
+    "key_faster": {"en": "faster", "fr": "plus vite", "es": "más rápido"},
+    "key_slower": {"en": "slower", "fr": "plus lent", "es": "más lento"},
+    "key_quit": {"en": "quit", "fr": "quitter", "es": "salir"},
 }
 
 _REASONS: Final[dict[str, dict[str, str]]] = {

@@ -239,6 +239,13 @@ class BeloteApp(App[None]):
         yield Footer()
 
     async def on_mount(self) -> None:
+        lang = self.lang
+        for keys, action, key in (("enter", "confirm", "key_confirm"), ("h", "hint", "key_hint"),
+                                  ("l", "last_trick", "key_last"), ("s", "sheet", "key_sheet"),
+                                  ("plus,equals_sign", "speed(-1)", "key_faster"),
+                                  ("minus", "speed(1)", "key_slower"), ("q", "quit_game",
+                                                                        "key_quit")):
+            self.bind(keys, action, description=t(key, lang))
         if self.resume_game:
             self.start_session(None)
         elif self.ask_setup:
