@@ -149,3 +149,18 @@ async def test_setup_screen_is_remembered(tmp_path: Path, monkeypatch: object) -
     from rebelote.tui.app import load_setup
 
     assert load_setup().preset == "skill7"
+
+
+async def test_setup_screen_fits_80_by_24(tmp_path: Path, monkeypatch: object) -> None:
+    import pytest
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = BeloteApp(Setup(), record=tmp_path / "g.json", ask_setup=True, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        start = app.screen.query_one("#start")
+        assert start.region.bottom <= 24 and start.region.height >= 1
+        await pilot.click("#start")
+        await pilot.pause(0.1)
+        assert app.session is not None

@@ -183,7 +183,9 @@ class BeloteApp(App[None]):
     #calls { height: 5; display: none; }
     #calls.active { display: block; }
     #message { height: 2; color: $warning; }
-    #setup-box, #sheet-box { padding: 1 2; width: 76; height: auto; border: round $accent; }
+    #setup-box, #sheet-box { padding: 0 1; width: 76; height: auto; max-height: 100%;
+                             border: round $accent; }
+    #setup-title { height: 1; text-style: bold; }
     #setup-box Horizontal { height: 3; }
     #setup-box Label { width: 18; padding: 1 0; }
     #setup-box Select { width: 40; }
