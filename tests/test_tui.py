@@ -164,3 +164,24 @@ async def test_setup_screen_fits_80_by_24(tmp_path: Path, monkeypatch: object) -
         await pilot.click("#start")
         await pilot.pause(0.1)
         assert app.session is not None
+
+
+async def test_hint_key_in_play_and_where_no_hint_exists(tmp_path: Path) -> None:
+    for preset in ("classic", "decouverte"):
+        app = BeloteApp(Setup(preset=preset, bots="heuristic", seed=6),
+                        record=tmp_path / f"{preset}.json", speed=0)
+        async with app.run_test(size=(100, 30)) as pilot:
+            session = app.session
+            assert session is not None
+            for _ in range(300):
+                await pilot.pause(0.02)
+                if session.waiting_for_human and session.view().phase == "play":
+                    break
+                if session.waiting_for_human:
+                    await pilot.press("down", "enter")  # take / name a suit
+                if session.hand_over:
+                    await pilot.press("n")
+            assert session.waiting_for_human and session.view().phase == "play"
+            await pilot.press("h")
+            message = str(app.query_one("#message").render())
+            assert ("Hint" in message) if preset == "classic" else ("no hint" in message)

@@ -309,9 +309,11 @@ def play(
                   announcements=None if preset else remembered.announcements,
                   direction=None if preset else remembered.direction)
     try:
-        setup.rules()
+        players = setup.rules().players
     except RulesError as exc:
         _fail(str(exc))
+    if seat >= players:
+        _fail(f"seat {seat} is not at a {players}-player table (seats 0..{players - 1})")
     ask = preset is None and target is None and bots is None and resume is None
     BeloteApp(setup, record=resume or record, resume=resume is not None,
               ask_setup=ask).run()

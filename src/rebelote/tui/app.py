@@ -315,7 +315,8 @@ class BeloteApp(App[None]):
             status = t("game_winner", lang, team=who, score=" - ".join(map(str, game.totals)))
         elif session.hand_over:
             score = game.scores[-1]
-            status = (f"{t(score.outcome, lang)}: " + " - ".join(map(str, score.scored))
+            capot = " · capot" if session.hand.capot_team() is not None else ""
+            status = (f"{t(score.outcome, lang)}{capot}: " + " - ".join(map(str, score.scored))
                       + f" · {t('next_hand', lang)}")
         elif session.waiting_for_human and not status:
             status = t("your_turn_call" if view.phase == "auction" else "your_turn_play", lang)
@@ -535,9 +536,14 @@ class BeloteApp(App[None]):
         session = self.session
         if session is None or not session.waiting_for_human:
             return
-        from rebelote.analysis import hint
+        from rebelote.analysis import AnalysisError, hint
 
-        _seat, hints = hint(session.game, samples=24)
+        try:
+            _seat, hints = hint(session.game, samples=24)
+        except AnalysisError:
+            self.message = t("no_hint", self.lang)
+            self.refresh_table()
+            return
         shown = " · ".join(f"{h.action} {h.value:.0f}" for h in hints[:6])
         self.message = f"{t('hint', self.lang)} ({t(h_measure(hints), self.lang)}): {shown}"
         self.refresh_table()
