@@ -142,6 +142,12 @@ def bots_section(console: Console) -> None:
         strength = run_arena("classic", "expert", "heuristic", STRENGTH_DEALS, 1,
                              os.cpu_count() or 1,
                              progress=lambda done: progress.update(bar, completed=done))
+        progress.add_task(f"expert vs colver IS-DD ({STRENGTH_DEALS} deals, two runs)",
+                          total=None)
+        peer = _run([sys.executable, "-m", "bench.peer_match", "colver", "--deals",
+                     str(STRENGTH_DEALS)])
+        peer_play = _run([sys.executable, "-m", "bench.peer_match", "colver", "--deals",
+                          str(STRENGTH_DEALS // 4), "--play-only"])
         progress.advance(task)
     table = Table(title="Solver and bots (identical deals; targets from the bots issue)")
     for col in ("measure", "rebelote", "colver", "target", "met"):
@@ -176,9 +182,17 @@ def bots_section(console: Console) -> None:
     row(f"expert − heuristic, {strength.deals} duplicate deals",
         f"{strength.mean:+.1f} ({strength.ci95[0]:+.1f}..{strength.ci95[1]:+.1f})", "—",
         "> 0", strength.ci95[0] > 0)
+    for label, r in ((f"expert − colver IS-DD, contrée, {STRENGTH_DEALS} deals", peer),
+                     (f"  the same, card play only ({STRENGTH_DEALS // 4} deals)", peer_play)):
+        if "error" in r:
+            row(label, f"error: {r['error']}", "", "", None)
+            continue
+        lo, hi = r["ci95"]
+        row(label, f"{r['mean']:+.1f} ({lo:+.1f}..{hi:+.1f})", f"{r['peer_time_ms']} ms",
+            "≥ +10", lo >= 10)
     console.print(table)
-    console.print("Not measured yet: expert against colver's IS-DD bot and belote-cli's hard "
-                  "bot (the harness seating peers' bots at our table is still to be written).")
+    console.print("Not measured yet: expert against belote-cli's hard bot (its harness is "
+                  "still to be written).")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,168 @@
+"""Our bots against a peer's bot at our table, in duplicate: each deal twice, seats
+swapped. ``python -m bench.peer_match colver --deals N --level expert``.
+
+The peer runs in its own virtualenv behind a small server (``bench/peers/``); our
+engine referees every action (a peer's illegal action would raise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from rebelote.bots import make_bot
+from rebelote.hand import (
+    BID_BASE,
+    COINCHE,
+    PASS,
+    SURCOINCHE,
+    HandState,
+    deal_deck,
+)
+from rebelote.rules import Rules
+
+ROOT = Path(__file__).resolve().parents[1]
+# colver's contrée: free discard instead of under-trumping, surcoinche x3 on the bid,
+# points made + bid, a chute worth 162 + the contract and every belote, no rounding.
+COLVER_RULES = Rules.contree().replace(
+    undertrump="free", surcoinche_multiplier=3, multiplier_on="bid", contree_adds_bid=True,
+    capot_points=252, chute_points=162, chute_capot="takers", belote_when_lost="to_winner",
+    auction_no_trump=False, auction_all_trump=False, rounding="none")
+RANK_TO_COLVER = [0, 1, 2, 6, 3, 4, 5, 7]
+RANK_FROM_COLVER = [0, 1, 2, 4, 5, 6, 3, 7]
+
+
+def to_colver(action: int) -> int:
+    if action < 32:
+        return (action >> 3) * 8 + RANK_TO_COLVER[action & 7]
+    if action == PASS:
+        return 0
+    if action == COINCHE:
+        return 41
+    if action == SURCOINCHE:
+        return 42
+    level, suit = divmod(action - BID_BASE, 6)
+    return 37 + suit if level == 9 else 1 + level * 4 + suit
+
+
+def from_colver(action: int, phase: str) -> int:
+    if phase == "play":
+        return (action >> 3) * 8 + RANK_FROM_COLVER[action & 7]
+    if action == 0:
+        return PASS
+    if action == 41:
+        return COINCHE
+    if action == 42:
+        return SURCOINCHE
+    level, suit = (9, action - 37) if action >= 37 else divmod(action - 1, 4)
+    return BID_BASE + level * 6 + suit
+
+
+class Colver:
+    def __init__(self, time_ms: int) -> None:
+        python = ROOT / ".peers" / "colver" / "bin" / "python"
+        self.proc = subprocess.Popen([str(python), str(ROOT / "bench" / "peers" /
+                                                       "colver_server.py")],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.spec = ('[bid]\nstrategy = "improved"\n[play]\nmethod = "isdd"\n'
+                     f'time_ms = {time_ms}\n[worlds]\nsource = "uniform"\n')
+
+    def ask(self, q: dict[str, object]) -> dict[str, int]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(q) + "\n")
+        self.proc.stdin.flush()
+        answer: dict[str, int] = json.loads(self.proc.stdout.readline())
+        return answer
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+def fixed_contract(hands: list[list[int]], dealer: int) -> tuple[int, int]:
+    """Play-only matches: first hand takes 80 in his strongest suit."""
+    from rebelote.bots.heuristic import suit_strength
+
+    taker = (dealer + 1) % 4
+    mask = sum(1 << c for c in hands[taker])
+    return taker, max(range(4), key=lambda s: suit_strength(mask, s))
+
+
+def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level: str,
+              seed: int, times: list[float], play_only: bool = False) -> tuple[int, ...]:
+    hands = [sorted(deck[8 * s:8 * s + 8]) for s in range(4)]
+    peer_seats = [1, 3] if ours_even else [0, 2]
+    query: dict[str, object] = {"cmd": "deal", "dealer": dealer, "seed": seed,
+                                "spec": peer.spec, "seats": peer_seats,
+                                "hands": [[to_colver(c) for c in h] for h in hands]}
+    if play_only:
+        taker, trump = fixed_contract(hands, dealer)
+        hand = HandState.with_contract(COLVER_RULES, dealer, hands, taker, trump, -1, 0, 1)
+        query["contract"] = [trump, 80, taker & 1]
+    else:
+        hand = HandState.from_deal(COLVER_RULES, dealer, hands)
+    peer.ask(query)
+    bots = {s: make_bot(level, seed + s) for s in range(4) if s not in peer_seats}
+    while not hand.is_over:
+        seat = hand.turn
+        phase = "auction" if hand.phase == 0 else "play"
+        if seat in bots:
+            t = time.perf_counter()
+            action = bots[seat].choose(hand.view(seat))
+            if phase == "play":
+                times.append(time.perf_counter() - t)
+            hand.apply(action, seat)
+            peer.ask({"cmd": "step", "action": to_colver(action)})
+        else:
+            action = from_colver(peer.ask({"cmd": "act", "seat": seat})["action"], phase)
+            hand.apply(action, seat)  # our engine checks the peer's action
+    return hand.score().scored if not hand.is_void else (0, 0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("peer", choices=["colver"])
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--level", default="expert")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--time-ms", type=int, default=0, help="0: our bot's mean time")
+    parser.add_argument("--play-only", action="store_true",
+                        help="a fixed contract (80 by first hand): card play only")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    times: list[float] = []
+    time_ms = args.time_ms
+    if not time_ms:  # measure our bot first: the peer gets the same time per decision
+        probe = Colver(5)
+        for i in range(5):
+            play_deal(probe, deal_deck(rng), i % 4, True, args.level, i, times,
+                      args.play_only)
+        probe.close()
+        time_ms = max(1, round(statistics.mean(times) * 1000))
+    peer = Colver(time_ms)
+    diffs = []
+    for i in range(args.deals):
+        deck = deal_deck(rng)
+        dealer = i % 4
+        a = play_deal(peer, deck, dealer, True, args.level, 1000 + i, times, args.play_only)
+        b = play_deal(peer, deck, dealer, False, args.level, 1000 + i, times, args.play_only)
+        diffs.append(((a[0] - a[1]) + (b[1] - b[0])) / 2)
+    peer.close()
+    mean = statistics.mean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    print(json.dumps({"peer": args.peer, "level": args.level, "deals": len(diffs),
+                      "play_only": args.play_only,
+                      "peer_time_ms": time_ms, "our_mean_ms": statistics.mean(times) * 1e3,
+                      "mean": mean, "ci95": [mean - half, mean + half]}))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
