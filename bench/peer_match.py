@@ -13,7 +13,6 @@ import math
 import random
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -165,4 +164,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
