@@ -148,6 +148,8 @@ def bots_section(console: Console) -> None:
                      str(STRENGTH_DEALS)])
         peer_play = _run([sys.executable, "-m", "bench.peer_match", "colver", "--deals",
                           str(STRENGTH_DEALS // 4), "--play-only"])
+        cli = _run([sys.executable, "-m", "bench.peer_match", "belote-cli", "--deals",
+                    str(STRENGTH_DEALS)])
         progress.advance(task)
     table = Table(title="Solver and bots (identical deals; targets from the bots issue)")
     for col in ("measure", "rebelote", "colver", "target", "met"):
@@ -190,9 +192,13 @@ def bots_section(console: Console) -> None:
         lo, hi = r["ci95"]
         row(label, f"{r['mean']:+.1f} ({lo:+.1f}..{hi:+.1f})", f"{r['peer_time_ms']} ms",
             "≥ +10", lo >= 10)
+    if "error" in cli:
+        row("expert − belote-cli hard", f"error: {cli['error']}", "", "", None)
+    else:
+        lo, hi = cli["ci95"]
+        row(f"expert − belote-cli hard, classic, {STRENGTH_DEALS} deals",
+            f"{cli['mean']:+.1f} ({lo:+.1f}..{hi:+.1f})", "its own pace", "≥ +40", lo >= 40)
     console.print(table)
-    console.print("Not measured yet: expert against belote-cli's hard bot (its harness is "
-                  "still to be written).")
 
 
 if __name__ == "__main__":

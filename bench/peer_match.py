@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from rebelote.bots import make_bot
+from rebelote.cards import cards_of
 from rebelote.hand import (
     BID_BASE,
     COINCHE,
@@ -95,6 +96,52 @@ def fixed_contract(hands: list[list[int]], dealer: int) -> tuple[int, int]:
     return taker, max(range(4), key=lambda s: suit_strength(mask, s))
 
 
+class BeloteCli:
+    """belote-cli's bots (they read their partner's hand) behind a server in its venv."""
+
+    rules = Rules.ffb().replace(round2_no_trump=True, round2_all_trump=True)
+
+    def __init__(self, level: str = "hard") -> None:
+        python = ROOT / ".peers" / "belote-cli" / "bin" / "python"
+        self.proc = subprocess.Popen([str(python), str(ROOT / "bench" / "peers" /
+                                                       "belote_cli_server.py")],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.level = level
+
+    ask = Colver.ask
+    close = Colver.close
+
+
+def play_classic_deal(peer: BeloteCli, deck: list[int], dealer: int, ours_even: bool,
+                      level: str, seed: int, times: list[float]) -> tuple[int, ...]:
+    hand = HandState.deal(peer.rules, dealer, deck)
+    peer_seats = [1, 3] if ours_even else [0, 2]
+    first = (dealer + 1) % 4
+    five = [[deck[i] for i in range(20) if ((i % 12) // 3 if i < 12 else
+                                              (i - 12) // 2) == (s - first) % 4]
+            for s in range(4)]
+    peer.ask({"cmd": "deal", "dealer": dealer, "seed": seed, "seats": peer_seats,
+              "level": peer.level, "hands": five, "up": deck[20], "rest": deck[21:]})
+    bots = {s: make_bot(level, seed + s) for s in range(4) if s not in peer_seats}
+    checked = False
+    while not hand.is_over:
+        seat = hand.turn
+        if hand.phase == 1 and not checked:  # the deal completed the same on both sides
+            mirrored = peer.ask({"cmd": "hands"})["hands"]
+            assert mirrored == [cards_of(m) for m in hand.hands], "deals differ"
+            checked = True
+        if seat in bots:
+            t = time.perf_counter()
+            action = bots[seat].choose(hand.view(seat))
+            if hand.phase == 1:
+                times.append(time.perf_counter() - t)
+            hand.apply(action, seat)
+            peer.ask({"cmd": "step", "action": action})
+        else:
+            hand.apply(peer.ask({"cmd": "act", "seat": seat})["action"], seat)
+    return hand.score().scored if not hand.is_void else (0, 0)
+
+
 def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level: str,
               seed: int, times: list[float], play_only: bool = False) -> tuple[int, ...]:
     hands = [sorted(deck[8 * s:8 * s + 8]) for s in range(4)]
@@ -128,7 +175,7 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("peer", choices=["colver"])
+    parser.add_argument("peer", choices=["colver", "belote-cli"])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--level", default="expert")
     parser.add_argument("--seed", type=int, default=1)
@@ -138,6 +185,22 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     times: list[float] = []
+    if args.peer == "belote-cli":
+        cli = BeloteCli("hard")
+        cli_diffs = []
+        for i in range(args.deals):
+            deck = deal_deck(rng)
+            a = play_classic_deal(cli, deck, i % 4, True, args.level, 1000 + i, times)
+            b = play_classic_deal(cli, deck, i % 4, False, args.level, 1000 + i, times)
+            cli_diffs.append(((a[0] - a[1]) + (b[1] - b[0])) / 2)
+        cli.close()
+        m = statistics.mean(cli_diffs)
+        h = 1.96 * statistics.stdev(cli_diffs) / math.sqrt(len(cli_diffs))
+        print(json.dumps({"peer": "belote-cli hard", "level": args.level,
+                          "deals": len(cli_diffs), "our_decisions": len(times),
+                          "peer_time_ms": 0, "mean": m,
+                          "ci95": [m - h, m + h]}))
+        return
     time_ms = args.time_ms
     if not time_ms:  # measure our bot first: the peer gets the same time per decision
         probe = Colver(5)
