@@ -15,6 +15,7 @@ import statistics
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 from rebelote.bots import make_bot
 from rebelote.cards import cards_of
@@ -65,26 +66,34 @@ def from_colver(action: int, phase: str) -> int:
     return BID_BASE + level * 6 + suit
 
 
-class Colver:
-    def __init__(self, time_ms: int) -> None:
-        python = ROOT / ".peers" / "colver" / "bin" / "python"
-        self.proc = subprocess.Popen([str(python), str(ROOT / "bench" / "peers" /
-                                                       "colver_server.py")],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.spec = ('[bid]\nstrategy = "improved"\n[play]\nmethod = "isdd"\n'
-                     f'time_ms = {time_ms}\n[worlds]\nsource = "uniform"\n')
+class PeerServer:
+    """A peer's server script running in the peer's own virtualenv (JSON lines)."""
 
-    def ask(self, q: dict[str, object]) -> dict[str, int]:
+    def __init__(self, venv: str, script: str) -> None:
+        python = ROOT / ".peers" / venv / "bin" / "python"
+        self.proc = subprocess.Popen([str(python), str(ROOT / "bench" / "peers" / script)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(self, q: dict[str, object]) -> dict[str, Any]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(json.dumps(q) + "\n")
         self.proc.stdin.flush()
-        answer: dict[str, int] = json.loads(self.proc.stdout.readline())
+        answer: dict[str, Any] = json.loads(self.proc.stdout.readline())
         return answer
 
     def close(self) -> None:
         if self.proc.stdin is not None:
             self.proc.stdin.close()
         self.proc.wait(timeout=10)
+
+
+class Colver(PeerServer):
+    """colver's IS-DD bot with uniform worlds (no model needed) and a time budget."""
+
+    def __init__(self, time_ms: int) -> None:
+        super().__init__("colver", "colver_server.py")
+        self.spec = ('[bid]\nstrategy = "improved"\n[play]\nmethod = "isdd"\n'
+                     f'time_ms = {time_ms}\n[worlds]\nsource = "uniform"\n')
 
 
 def fixed_contract(hands: list[list[int]], dealer: int) -> tuple[int, int]:
@@ -96,20 +105,14 @@ def fixed_contract(hands: list[list[int]], dealer: int) -> tuple[int, int]:
     return taker, max(range(4), key=lambda s: suit_strength(mask, s))
 
 
-class BeloteCli:
+class BeloteCli(PeerServer):
     """belote-cli's bots (they read their partner's hand) behind a server in its venv."""
 
     rules = Rules.ffb().replace(round2_no_trump=True, round2_all_trump=True)
 
     def __init__(self, level: str = "hard") -> None:
-        python = ROOT / ".peers" / "belote-cli" / "bin" / "python"
-        self.proc = subprocess.Popen([str(python), str(ROOT / "bench" / "peers" /
-                                                       "belote_cli_server.py")],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        super().__init__("belote-cli", "belote_cli_server.py")
         self.level = level
-
-    ask = Colver.ask
-    close = Colver.close
 
 
 def play_classic_deal(peer: BeloteCli, deck: list[int], dealer: int, ours_even: bool,
