@@ -211,3 +211,20 @@ def test_interactive_pad_plays_saves_and_resumes(tmp_path: Path) -> None:
     third = "\n".join(["y", "n", "0", "0", "n", "n"]) + "\n"  # a capot ends the game
     res = cli("score", "--file", str(path), "--lang", "fr", stdin=third, env=env)
     assert "Nous gagnent la partie" in res.stdout
+
+
+def test_interactive_pad_with_an_auction_preset(tmp_path: Path) -> None:
+    path = tmp_path / "coinche.json"
+    env = dict(os.environ, COLUMNS="120")
+    lines = "\n".join([
+        "coinche", "2000",
+        "n", "0", "70", "90", "H", "1", "n", "100", "n", "n",  # bid 70 refused, then 90H
+        "n", "1", "capot", "S", "2", "1", "n", "n",  # they bid capot, coinched, made it
+        "q",
+    ]) + "\n"
+    res = cli("score", "--file", str(path), stdin=lines, env=env)
+    assert res.returncode == 0, res.stdout
+    assert "a bid is 80 to 160" in res.stdout
+    rows = ScoreSheet.load(path).rows()
+    # Coinched capot made: (250 card points + 250 for the capot bid) x 2.
+    assert [r.score.scored for r in rows] == [(190, 60), (0, 1000)]

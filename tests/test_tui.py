@@ -185,3 +185,38 @@ async def test_hint_key_in_play_and_where_no_hint_exists(tmp_path: Path) -> None
             await pilot.press("h")
             message = str(app.query_one("#message").render())
             assert ("Hint" in message) if preset == "classic" else ("no hint" in message)
+
+
+async def test_auction_game_bids_from_the_list_and_cards_by_mouse(tmp_path: Path) -> None:
+    from rebelote.hand import BID_BASE
+
+    app = BeloteApp(Setup(preset="coinche", bots="heuristic", seed=3, deck="spanish"),
+                    record=tmp_path / "coinche.json", speed=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        session = app.session
+        assert session is not None
+        bid_made = clicked = False
+        for _ in range(600):
+            await pilot.pause(0.02)
+            if session.hand_over:
+                break
+            if not session.waiting_for_human:
+                continue
+            view = session.view()
+            if view.phase == "auction":
+                legal = list(view.legal_actions)
+                if not bid_made and any(a >= BID_BASE for a in legal):
+                    await pilot.press("down", "enter")  # the lowest bid offered
+                    assert any(a >= BID_BASE for a in session.hand.calls)
+                    bid_made = True
+                else:
+                    await pilot.press("enter")  # pass
+                continue
+            legal_cards = [c for c in app.hand_cards if c in view.legal_actions]
+            widget = next(w for w in app.query(".card") if getattr(w, "card", -1)
+                          == legal_cards[0])
+            before = len(session.hand.played)
+            await pilot.click(widget)
+            assert len(session.hand.played) > before  # the click played the card
+            clicked = True
+        assert bid_made and clicked
