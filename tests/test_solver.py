@@ -12,6 +12,17 @@ from rebelote.rules import Rules
 from rebelote.solver import Solver, kernel, position_of, rollouts
 
 
+def after(h: HandState, card: int, team: int) -> tuple[HandState, int]:
+    """The position after ``card`` and the points (capot bonus included) it gave ``team``."""
+    g = h.copy()
+    before = g.card_points[team]
+    g.play(card)
+    gain = g.card_points[team] - before
+    if g.is_over and g.capot_team() == team:
+        gain += g.rules.capot_points - 162
+    return g, gain
+
+
 def brute(h: HandState, team: int) -> int:
     """Minimax over the reference engine: card points ``team`` collects from here on,
     dix de der and capot bonus included."""
@@ -20,12 +31,7 @@ def brute(h: HandState, team: int) -> int:
     mover = h._team[h.turn]
     best: int | None = None
     for c in cards_of(h.legal_cards()):
-        g = h.copy()
-        before = g.card_points[team]
-        g.play(c)
-        gain = g.card_points[team] - before
-        if g.is_over and g.capot_team() == team:
-            gain += g.rules.capot_points - 162
+        g, gain = after(h, c, team)
         v = gain + brute(g, team)
         if best is None or (v > best if mover == team else v < best):
             best = v
@@ -75,12 +81,7 @@ def test_move_values_match_brute_force() -> None:
         values = solver.move_values(position_of(h, team))
         assert set(values) == set(cards_of(h.legal_cards()))
         for card, value in values.items():
-            g = h.copy()
-            before = g.card_points[team]
-            g.play(card)
-            gain = g.card_points[team] - before
-            if g.is_over and g.capot_team() == team:
-                gain += g.rules.capot_points - 162
+            g, gain = after(h, card, team)
             assert value == gain + brute(g, team)
 
 

@@ -19,6 +19,13 @@ class Bot(Protocol):
         ...
 
 
+def actions_of(view: SeatView) -> tuple[int, ...]:
+    """The legal actions a bot chooses from; a clear error when it is not its turn."""
+    if not view.legal_actions:
+        raise ValueError(f"seat {view.seat} has nothing to play: it is not its turn")
+    return view.legal_actions
+
+
 class RandomBot:
     """Plays a uniformly random legal action (the baseline level)."""
 
@@ -28,9 +35,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView) -> int:
-        actions = view.legal_actions
-        if not actions:
-            raise ValueError(f"seat {view.seat} has nothing to play: it is not its turn")
+        actions = actions_of(view)
         return actions[int(self.rng.random() * len(actions))]
 
 

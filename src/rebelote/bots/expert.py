@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import time
 
+from rebelote.bots import actions_of
 from rebelote.bots.heuristic import HeuristicBot
 from rebelote.bots.knowledge import SamplingError, knowledge_of, sample_hands
 from rebelote.cards import Card, points_table
@@ -40,9 +41,7 @@ class ExpertBot:
         self.samples_used = 0
 
     def choose(self, view: SeatView) -> int:
-        actions = view.legal_actions
-        if not actions:
-            raise ValueError(f"seat {view.seat} has nothing to play: it is not its turn")
+        actions = actions_of(view)
         if len(actions) == 1:
             return actions[0]
         if view.phase == "auction" or view.rules.players == 2:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from rebelote.bots import actions_of
 from rebelote.bots.knowledge import Knowledge, knowledge_of
 from rebelote.cards import (
     ACE,
@@ -84,9 +85,7 @@ class HeuristicBot:
     # -- auction ---------------------------------------------------------------------
 
     def choose(self, view: SeatView) -> int:
-        actions = view.legal_actions
-        if not actions:
-            raise ValueError(f"seat {view.seat} has nothing to play: it is not its turn")
+        actions = actions_of(view)
         if len(actions) == 1:
             return actions[0]
         if view.phase == "auction":
