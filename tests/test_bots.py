@@ -106,3 +106,25 @@ def test_expert_prefers_the_winning_card_in_a_solved_endgame() -> None:
     values = bot.evaluate(h.view(0))
     assert set(values) == set(h.view(0).legal_actions)
     assert bot.samples_used == 16
+
+
+def test_play_likelihood_favours_worlds_where_the_play_was_forced() -> None:
+    """Seat 1 followed spades with 7S. A world where 7S was its only spade (the play
+    was forced) weighs twice one where it also held 8S (one choice in two)."""
+    from rebelote.bots.knowledge import play_likelihood
+    from rebelote.cards import mask_of, parse_card
+
+    def cards(text: str) -> list[int]:
+        return [parse_card(c) for c in text.split()]
+
+    deal = [cards("AS KS QS JS 10S 9S AH KH"), cards("7S 8S 7H 8H 9H 10H AD KD"),
+            cards("QH JH QD JD 10D 9D 8D 7D"), cards("7C 8C 9C 10C JC QC KC AC")]
+    h = HandState.with_contract(Rules.ffb(), 3, deal, 0, 3)  # clubs trump, seat 0 leads
+    h.play(parse_card("AS"))
+    h.play(parse_card("7S"))
+    view = h.view(0)
+    real = [h.hands[s] for s in range(4)]
+    assert play_likelihood(view, real) == pytest.approx(1 / 2)
+    swap = mask_of(cards("8S")) | mask_of(cards("7C"))  # 8S goes to seat 3, 7C to seat 1
+    forced = [real[0], real[1] ^ swap, real[2], real[3] ^ swap]
+    assert play_likelihood(view, forced) == pytest.approx(1.0)

@@ -1,5 +1,6 @@
-"""The expert level: sample the hidden hands from what the seat knows, evaluate every
-legal card in each sampled world, play the best on average.
+"""The expert level: sample the hidden hands from what the seat knows, weight each
+sampled world by how likely the observed play is there, evaluate every legal card in
+each world, play the best on average.
 
 Each world is solved exactly by the compiled solver once few enough cards remain for it
 to answer within the time budget (``solve_cards``); earlier in the hand each card is
@@ -13,7 +14,12 @@ import time
 
 from rebelote.bots import actions_of
 from rebelote.bots.heuristic import HeuristicBot
-from rebelote.bots.knowledge import SamplingError, knowledge_of, sample_hands
+from rebelote.bots.knowledge import (
+    SamplingError,
+    knowledge_of,
+    play_likelihood,
+    sample_hands,
+)
 from rebelote.cards import Card, points_table
 from rebelote.solver import Solver, child_position, position_from_view, rollouts
 from rebelote.view import SeatView
@@ -26,7 +32,7 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, samples: int = 16,
                  budget_s: float | None = None, min_samples: int = 6, solve_cards: int = 20,
-                 rollouts_per_card: int = 64) -> None:
+                 rollouts_per_card: int = 64, weighted: bool = True) -> None:
         """``samples`` worlds per decision: a fixed number, so that a seed gives the same
         play on any machine; with ``budget_s`` the bot stops sampling when the time is up
         (after ``min_samples``) instead."""
@@ -38,6 +44,7 @@ class ExpertBot:
         self.max_samples = samples
         self.solve_cards = solve_cards
         self.rollouts_per_card = rollouts_per_card
+        self.weighted = weighted
         self.samples_used = 0
 
     def choose(self, view: SeatView) -> int:
@@ -61,6 +68,7 @@ class ExpertBot:
         cards_left = view.hand.bit_count() + sum(k.counts[s] for s in range(n) if s != me)
         legal = list(view.legal_actions)
         sums = dict.fromkeys(legal, 0.0)
+        total_weight = 0.0
         deadline = time.perf_counter() + (self.budget_s or 0.0)
         samples = 0
         while samples < self.max_samples:
@@ -68,22 +76,24 @@ class ExpertBot:
                 hands = sample_hands(k, self.rng)
             except SamplingError:
                 break
+            weight = play_likelihood(view, hands) if self.weighted else 1.0
+            total_weight += weight
             pos = position_from_view(view, hands, my_team)
             if cards_left <= self.solve_cards:
                 values = self.solver.move_values(pos)
                 for c in legal:
-                    sums[c] += values[c]
+                    sums[c] += weight * values[c]
             else:
                 seed = self.rng.getrandbits(31)
                 for c in legal:
                     child, gain = child_position(pos, c)
                     mean = rollouts(child, self.rollouts_per_card, seed)[my_team]
-                    sums[c] += gain + mean
+                    sums[c] += weight * (gain + mean)
             samples += 1
             if (self.budget_s is not None and samples >= self.min_samples
                     and time.perf_counter() > deadline):
                 break
         self.samples_used = samples
-        if samples == 0:
+        if samples == 0 or total_weight <= 0:
             return {}
-        return {c: s / samples for c, s in sums.items()}
+        return {c: s / total_weight for c, s in sums.items()}

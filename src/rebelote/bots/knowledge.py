@@ -171,3 +171,30 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 200) -> list[Car
         if ok and all(x == 0 for x in left):
             return hands
     raise SamplingError("no deal of the unseen cards fits what this seat knows")
+
+
+def play_likelihood(view: SeatView, hands: list[CardSet]) -> float:
+    """How likely the other seats' observed cards are in the world ``hands`` (each
+    seat's current cards), if each player picked among its legal cards at random:
+    replaying the hand there, the product of 1 / (number of legal cards) over the other
+    seats' plays. Worlds where the observed play was forced weigh more."""
+    from rebelote.hand import HandState
+
+    n = view.rules.players
+    tricks = [*view.tricks, *((view.trick,) if view.trick is not None else ())]
+    order: list[tuple[int, int]] = []
+    for trick in tricks:
+        for i, card in enumerate(trick.cards):
+            order.append((trick.seat_of(i, n), card))
+    initial = [list(cards_of(hands[s])) for s in range(n)]
+    for seat, card in order:
+        initial[seat].append(card)
+    hand = HandState.with_contract(view.rules, view.dealer, initial, view.taker,
+                                   view.contract, -1,
+                                   0 if view.rules.game == "auction" else -1, 1)
+    weight = 1.0
+    for seat, card in order:
+        if seat != view.seat:
+            weight /= hand.legal_cards().bit_count()
+        hand.play(card, announce=[], belote=False)
+    return weight
