@@ -221,3 +221,16 @@ def test_a_game_saved_during_the_auction_resumes() -> None:
     rec["hands"][0]["stock"] = rec["hands"][0]["stock"][:-1]
     with pytest.raises(RecordError, match="every card"):
         replay_record(rec)
+
+
+def test_direction_is_recorded_and_seat_s_plus_1_always_plays_next() -> None:
+    rules = Rules.classic().replace(direction="clockwise")
+    game = _random_game(rules, 12, hands=2)
+    rec = json.loads(json.dumps(game_to_record(game)))
+    assert rec["rules"]["direction"] == "clockwise"
+    replayed = replay_record(rec).game
+    assert replayed.rules.direction == "clockwise"
+    hand = replayed.hands[-1] if not replayed.hands[-1].is_void else replayed.hands[0]
+    for i, card in enumerate(hand.played[:3]):  # the first trick: seats in s, s+1, s+2
+        assert hand.trick_leaders[0] is not None
+        assert card in hand.dealt[(hand.trick_leaders[0] + i) % 4]
