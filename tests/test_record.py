@@ -232,4 +232,4 @@ def test_direction_is_recorded_and_seat_s_plus_1_always_plays_next() -> None:
     assert replayed.rules.direction == "clockwise"
     hand = next(h for h in replayed.hands if len(h.played) >= 3)
     for i, card in enumerate(hand.played[:3]):  # the first trick: seats in s, s+1, s+2
-        assert card in hand.dealt[(hand.trick_leaders[0] + i) % 4]
+        assert hand.dealt[(hand.trick_leaders[0] + i) % 4] >> card & 1
