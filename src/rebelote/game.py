@@ -161,7 +161,8 @@ class Game:
             self.deal()
 
     def view(self, seat: int) -> SeatView:
-        """``seat``'s view of the hand in progress, with the game's scores."""
+        """``seat``'s view of the hand in progress, with the game's scores (-1: a
+        spectator's, only what is public)."""
         if self.current is None:
             raise WrongPhase("no hand has been dealt", rule="no hand")
         return make_view(self.current, seat, tuple(self.totals), self.reserve, len(self.hands))

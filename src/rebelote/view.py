@@ -93,9 +93,10 @@ class SeatView:
 
 def make_view(state: HandState, seat: int, totals: tuple[int, ...] = (0, 0),
               reserve: int = 0, hand_number: int = 0) -> SeatView:
-    """Build ``seat``'s view of ``state`` (only what that seat may know)."""
-    if seat not in range(state.n):
-        raise ValueError(f"a seat is 0..{state.n - 1}, not {seat!r}")
+    """Build ``seat``'s view of ``state`` (only what that seat may know); seat -1 is a
+    spectator's view: only what is public."""
+    if seat not in range(state.n) and seat != -1:
+        raise ValueError(f"a seat is 0..{state.n - 1}, or -1 for a spectator, not {seat!r}")
     tricks = []
     played = state.played
     for i, winner in enumerate(state.trick_winners):
@@ -117,7 +118,7 @@ def make_view(state: HandState, seat: int, totals: tuple[int, ...] = (0, 0),
         first_hand=state.first,
         phase=PHASE_NAMES[state.phase],
         turn=state.turn,
-        hand=state.hands[seat],
+        hand=state.hands[seat] if seat >= 0 else 0,
         retourne=state.retourne,
         calls=tuple(state.calls),
         taker=state.taker,
@@ -128,7 +129,7 @@ def make_view(state: HandState, seat: int, totals: tuple[int, ...] = (0, 0),
         announcements=tuple(anns),
         announcement_winner=state.announcement_winner if shown else None,
         belote_said=tuple(state.belote_said),
-        legal_actions=tuple(state.legal_actions()) if state.turn == seat else (),
+        legal_actions=tuple(state.legal_actions()) if state.turn == seat >= 0 else (),
         table=tuple(state.table_up) if state.n == 2 else (),
         totals=totals,
         reserve=reserve,

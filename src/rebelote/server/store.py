@@ -1,0 +1,99 @@
+"""Storage of tables and of every action at them (SQLAlchemy 2; SQLite by default).
+
+The schema is created and upgraded by Alembic migrations (``server/migrations``); an
+action is committed before the server tells anyone about it, so a restarted server
+rebuilds every table exactly where it stood.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import ForeignKey, String, Text, create_engine, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the server's tables."""
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rules: Mapped[str] = mapped_column(Text)  # a record's "rules" object, JSON
+    seats: Mapped[str] = mapped_column(Text)  # per seat: {"player": id} or {"bot": level}
+    options: Mapped[str] = mapped_column(Text, default="{}")
+    created_at: Mapped[datetime] = mapped_column(default=lambda: datetime.now(UTC))
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seq: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(16))  # "deal", "act", "seat"
+    payload: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=lambda: datetime.now(UTC))
+
+
+@dataclass
+class StoredTable:
+    """A table as stored: its settings and its actions in order."""
+
+    id: str
+    rules: dict[str, Any]
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    actions: list[tuple[str, dict[str, Any]]]
+
+
+def upgrade(url: str) -> None:
+    """Bring the database at ``url`` to the latest schema (Alembic migrations)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", url)
+    command.upgrade(config, "head")
+
+
+class Store:
+    """The database behind the server."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        upgrade(url)
+        self.engine = create_engine(url)
+
+    def create_table(self, table_id: str, rules: dict[str, Any], seats: list[dict[str, Any]],
+                     options: dict[str, Any]) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.add(TableRow(id=table_id, rules=json.dumps(rules), seats=json.dumps(seats),
+                                 options=json.dumps(options)))
+
+    def append(self, table_id: str, seq: int, kind: str, payload: dict[str, Any]) -> None:
+        """Commit one action (before anyone hears of it)."""
+        with Session(self.engine) as session, session.begin():
+            session.add(ActionRow(table_id=table_id, seq=seq, kind=kind,
+                                  payload=json.dumps(payload)))
+
+    def load(self) -> list[StoredTable]:
+        """Every table with its actions, to rebuild the server's state."""
+        out = []
+        with Session(self.engine) as session:
+            for row in session.scalars(select(TableRow).order_by(TableRow.created_at)):
+                actions = session.scalars(select(ActionRow).where(ActionRow.table_id == row.id)
+                                          .order_by(ActionRow.seq))
+                out.append(StoredTable(row.id, json.loads(row.rules), json.loads(row.seats),
+                                       json.loads(row.options),
+                                       [(a.kind, json.loads(a.payload)) for a in actions]))
+        return out

@@ -1,0 +1,287 @@
+"""The tables of the platform and the protocol spoken at them; the server is the only
+authority.
+
+:meth:`TableService.handle` takes one message from one player and returns the messages
+to send, each to one recipient: a refused message gets an error for its sender only and
+changes nothing; an accepted action is validated by the engine, committed to the store,
+and only then does every player at the table get its own seat's view (spectators the
+public view). Bots play the seats given to them. A new service rebuilds every table from
+the store, exactly where it stood.
+
+Client messages (JSON objects):
+  {"type": "create", "preset": P, "options": {...}}   a new table; you sit at seat 0
+  {"type": "join", "table": T, "seat": S}              sit at a free seat
+  {"type": "watch", "table": T}                        spectate
+  {"type": "bots", "table": T, "level": L}             bots take the free seats (creator)
+  {"type": "act", "table": T, "action": "JS"}          a call or a card, in record notation
+  {"type": "sync", "table": T}                         your view again
+Server messages: {"type": "created", "table": T}, {"type": "state", "table": T, ...},
+{"type": "error", "code": C, "message": M}.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from rebelote.bots import LEVELS, Bot, make_bot
+from rebelote.cards import CardError, card_name, cards_of, mode_name
+from rebelote.errors import IllegalAction
+from rebelote.game import Game
+from rebelote.hand import HandState, action_name, deal_deck, parse_action
+from rebelote.rules import Rules, RulesError
+from rebelote.server.store import Store
+from rebelote.view import SeatView
+
+Message = dict[str, Any]
+
+
+class ServiceError(ValueError):
+    """A message the server refuses; ``code`` says why, for clients."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Table:
+    """One table: its rules, who sits where, its game once every seat is taken."""
+
+    id: str
+    rules: Rules
+    creator: str
+    seats: list[dict[str, str]]
+    options: dict[str, Any]
+    game: Game | None = None
+    seq: int = 0
+    bots: dict[int, Bot] = field(default_factory=dict)
+    spectators: set[str] = field(default_factory=set)
+
+    def seat_of(self, player: str) -> int | None:
+        for seat, who in enumerate(self.seats):
+            if who.get("player") == player:
+                return seat
+        return None
+
+    @property
+    def full(self) -> bool:
+        return all(self.seats)
+
+    def listeners(self) -> list[tuple[str, int]]:
+        """(player, seat) of everyone to tell about the table; seat -1 for spectators."""
+        seated = [(who["player"], s) for s, who in enumerate(self.seats) if "player" in who]
+        return seated + [(p, -1) for p in sorted(self.spectators)]
+
+
+def view_message(table: Table, seat: int) -> Message:
+    """What ``seat`` (-1: a spectator) may see of ``table``, as a JSON-ready object."""
+    out: Message = {"type": "state", "table": table.id, "seat": seat,
+                    "preset": table.rules.preset,
+                    "seats": [who.get("player") or (f"bot:{who['bot']}" if "bot" in who
+                                                     else None) for who in table.seats]}
+    game = table.game
+    if game is None or game.current is None:
+        out["phase"] = "waiting"
+        return out
+    v: SeatView = game.view(seat)
+    out.update({
+        "phase": v.phase, "dealer": v.dealer, "turn": v.turn,
+        "hand": [card_name(c) for c in cards_of(v.hand)],
+        "legal": [action_name(a) for a in v.legal_actions],
+        "calls": [action_name(a) for a in v.calls],
+        "retourne": card_name(v.retourne) if v.retourne >= 0 else None,
+        "taker": v.taker if v.taker >= 0 else None,
+        "contract": mode_name(v.contract) if v.contract >= 0 else None,
+        "trick": None if v.trick is None else {
+            "leader": v.trick.leader, "cards": [card_name(c) for c in v.trick.cards]},
+        "tricks": [{"leader": t.leader, "winner": t.winner,
+                    "cards": [card_name(c) for c in t.cards]} for t in v.tricks],
+        "announcements": [{"seat": a.seat, "kind": a.kind, "points": a.points,
+                           "cards": None if a.cards is None else
+                           [card_name(c) for c in cards_of(a.cards)]}
+                          for a in v.announcements],
+        "belote": [[s, word] for s, word, _card in v.belote_said],
+        "totals": list(game.totals), "reserve": game.reserve,
+        "scores": [list(s.scored) for s in game.scores],
+        "winner": game.winner,
+    })
+    return out
+
+
+class TableService:
+    """Every table of the server, kept in step with the store."""
+
+    def __init__(self, store: Store, seed: int | None = None) -> None:
+        self.store = store
+        self.rng = random.Random(seed)
+        self.tables: dict[str, Table] = {}
+        for stored in store.load():
+            table = Table(stored.id, Rules.from_dict(stored.rules),
+                          stored.options.get("creator", ""), [{} for _ in stored.seats],
+                          stored.options)
+            for kind, payload in stored.actions:
+                self._apply(table, kind, payload)
+                table.seq += 1
+            self.tables[table.id] = table
+
+    # -- the protocol -------------------------------------------------------------------
+
+    def handle(self, player: str, message: Any) -> list[tuple[str, Message]]:
+        """One message from ``player``; the messages to send, each to one recipient."""
+        try:
+            return self._handle(player, message)
+        except ServiceError as exc:
+            return [(player, {"type": "error", "code": exc.code, "message": str(exc)})]
+
+    def _handle(self, player: str, message: Any) -> list[tuple[str, Message]]:
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            raise ServiceError("bad_message", "a message is a JSON object with a 'type'")
+        kind = message["type"]
+        if kind == "create":
+            table = self.create(player, message.get("preset", "classic"),
+                                message.get("options", {}))
+            return [(player, {"type": "created", "table": table.id}),
+                    (player, view_message(table, 0))]
+        table = self._table(message.get("table"))
+        if kind == "join":
+            self.join(table, player, message.get("seat"))
+        elif kind == "watch":
+            table.spectators.add(player)
+            return [(player, view_message(table, -1))]
+        elif kind == "bots":
+            self.add_bots(table, player, message.get("level", "heuristic"))
+        elif kind == "act":
+            self.act(table, player, message.get("action"))
+        elif kind == "sync":
+            seat = table.seat_of(player)
+            return [(player, view_message(table, -1 if seat is None else seat))]
+        else:
+            raise ServiceError("bad_message", f"unknown message type {kind!r}")
+        return [(p, view_message(table, s)) for p, s in table.listeners()]
+
+    def _table(self, table_id: Any) -> Table:
+        if not isinstance(table_id, str) or table_id not in self.tables:
+            raise ServiceError("no_table", f"there is no table {table_id!r}")
+        return self.tables[table_id]
+
+    # -- what players do --------------------------------------------------------------
+
+    def create(self, player: str, preset: Any, options: Any) -> Table:
+        if not isinstance(options, dict):
+            raise ServiceError("bad_message", "options must be an object")
+        try:
+            rules = Rules.preset_named(str(preset))
+            if "target" in options:
+                rules = rules.replace(target=options["target"])
+        except (RulesError, TypeError) as exc:
+            raise ServiceError("bad_rules", str(exc)) from None
+        table_id = secrets.token_hex(8)
+        seats: list[dict[str, str]] = [{} for _ in range(rules.players)]
+        opts = {"creator": player, "private": bool(options.get("private", False))}
+        self.store.create_table(table_id, rules.to_dict() | {"target": rules.target},
+                                seats, opts)
+        table = Table(table_id, rules, player, seats, opts)
+        self.tables[table_id] = table
+        self._record(table, "seat", {"seat": 0, "player": player})
+        return table
+
+    def join(self, table: Table, player: str, seat: Any) -> None:
+        if table.seat_of(player) is not None:
+            raise ServiceError("seated", "you already sit at this table")
+        free = [s for s, who in enumerate(table.seats) if not who]
+        if seat is None and free:
+            seat = free[0]
+        if not isinstance(seat, int) or seat not in free:
+            raise ServiceError("seat_taken", f"seat {seat!r} is not free (free: {free})")
+        self._record(table, "seat", {"seat": seat, "player": player})
+        self._progress(table)
+
+    def add_bots(self, table: Table, player: str, level: Any) -> None:
+        if player != table.creator:
+            raise ServiceError("not_creator", "only the table's creator can call bots in")
+        if level not in LEVELS:
+            raise ServiceError("bad_message", f"unknown bot level {level!r}")
+        for seat, who in enumerate(table.seats):
+            if not who:
+                self._record(table, "seat", {"seat": seat, "bot": level})
+        self._progress(table)
+
+    def act(self, table: Table, player: str, text: Any) -> None:
+        seat = table.seat_of(player)
+        if seat is None:
+            raise ServiceError("not_seated", "you do not sit at this table")
+        game = table.game
+        if game is None or game.current is None:
+            raise ServiceError("not_started", "the game starts when every seat is taken")
+        if game.is_over:
+            raise ServiceError("game_over", "the game is over")
+        if game.current.turn != seat:
+            raise ServiceError("not_your_turn", f"it is seat {game.current.turn}'s turn")
+        try:
+            action = parse_action(text) if isinstance(text, str) else -1
+            probe = game.current.copy()  # check on a copy: nothing changes if refused
+            if action < 0:
+                raise ServiceError("bad_message", f"{text!r} is not a call or a card")
+            probe.apply(action, seat)
+        except (IllegalAction, CardError) as exc:
+            raise ServiceError("illegal", str(exc)) from None
+        self._record(table, "act", {"seat": seat, "action": action_name(action)})
+        self._progress(table)
+
+    # -- the game's course ------------------------------------------------------------
+
+    def _progress(self, table: Table) -> None:
+        """Deal when the table fills, let bots play, deal the next hand."""
+        if not table.full:
+            return
+        while True:
+            game = table.game
+            if game is None or (game.current is not None and game.current.is_over
+                                and not game.is_over):
+                dealer = (self.rng.randrange(table.rules.players) if game is None
+                          else game.next_dealer)
+                deck = deal_deck(self.rng, table.rules.players)
+                self._record(table, "deal", {"dealer": dealer,
+                                             "deck": [card_name(c) for c in deck]})
+                continue
+            if game.is_over or game.current is None:
+                return
+            turn = game.current.turn
+            bot = table.bots.get(turn)
+            if bot is None:
+                return
+            action = bot.choose(game.view(turn))
+            self._record(table, "act", {"seat": turn, "action": action_name(action)})
+
+    def _record(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
+        """Commit, then apply: nobody hears of an action the store does not have."""
+        self.store.append(table.id, table.seq, kind, payload)
+        table.seq += 1
+        self._apply(table, kind, payload)
+
+    def _apply(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
+        if kind == "seat":
+            seat = payload["seat"]
+            if "player" in payload:
+                table.seats[seat] = {"player": payload["player"]}
+            else:
+                table.seats[seat] = {"bot": payload["bot"]}
+                table.bots[seat] = make_bot(payload["bot"], int(table.id[:8], 16) + seat)
+        elif kind == "deal":
+            if table.game is None:
+                table.game = Game(table.rules, dealer=payload["dealer"])
+            deck = [parse_action(c) for c in payload["deck"]]
+            table.game.start_hand(HandState.deal(table.rules, payload["dealer"], deck))
+        else:
+            assert table.game is not None
+            table.game.apply(parse_action(payload["action"]), payload["seat"])
+
+    def public_tables(self) -> list[Message]:
+        """The lobby: open tables with their rules and free seats."""
+        return [{"table": t.id, "preset": t.rules.preset, "target": t.rules.target,
+                 "free": [s for s, who in enumerate(t.seats) if not who]}
+                for t in self.tables.values() if not t.options.get("private")]
+

@@ -1,0 +1,152 @@
+"""The server's table service: the protocol, its refusals, no leak of hidden cards,
+and a restart that loses nothing (the web layer comes on top of this)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rebelote.server.store import Store
+from rebelote.server.tables import TableService
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> TableService:
+    return TableService(Store(f"sqlite:///{tmp_path / 'db.sqlite'}"), seed=1)
+
+
+def _create(service: TableService, player: str = "ana", preset: str = "classic") -> str:
+    out = service.handle(player, {"type": "create", "preset": preset})
+    assert out[0][1]["type"] == "created"
+    table: str = out[0][1]["table"]
+    return table
+
+
+def _state_of(out: list[tuple[str, dict[str, Any]]], player: str) -> dict[str, Any]:
+    return next(m for p, m in out if p == player and m["type"] == "state")
+
+
+def test_a_hand_against_bots_through_the_protocol(service: TableService) -> None:
+    table = _create(service)
+    out = service.handle("ana", {"type": "bots", "table": table, "level": "heuristic"})
+    assert [p for p, _ in out] == ["ana"]  # only the human hears; bots need no messages
+    state = _state_of(out, "ana")
+    assert state["phase"] in ("auction", "play") and state["seats"][1] == "bot:heuristic"
+    for _ in range(300):  # Ana plays her first legal action until a hand is scored
+        if state["scores"]:
+            break
+        assert state["turn"] == 0  # the bots played up to Ana's turn
+        out = service.handle("ana", {"type": "act", "table": table, "action": state["legal"][0]})
+        state = _state_of(out, "ana")
+    assert state["scores"] and len(state["scores"][0]) == 2
+    assert sum(state["totals"]) == sum(map(sum, state["scores"]))
+
+
+@pytest.mark.parametrize("message", [
+    "not an object", {"no": "type"}, {"type": "dance"}, {"type": "act", "table": "nope",
+                                                          "action": "JS"},
+    {"type": "create", "preset": "whist"}, {"type": "create", "options": []},
+])
+def test_malformed_messages_get_an_error_for_the_sender_only(service: TableService,
+                                                             message: Any) -> None:
+    out = service.handle("ana", message)
+    assert len(out) == 1 and out[0][0] == "ana" and out[0][1]["type"] == "error"
+
+
+def test_refused_actions_change_nothing_and_are_not_broadcast(service: TableService) -> None:
+    table = _create(service)
+    service.handle("bruno", {"type": "join", "table": table})
+    service.handle("chloe", {"type": "join", "table": table})
+    out = service.handle("driss", {"type": "join", "table": table})
+    states = {p: m for p, m in out}
+    turn = states["ana"]["turn"]
+    players = ["ana", "bruno", "chloe", "driss"]
+    mover, other = players[turn], players[(turn + 1) % 4]
+    before = json.dumps(service.handle(mover, {"type": "sync", "table": table}))
+    legal = states[mover]["legal"]
+    illegal_call = "S" if "take" in legal else "take"
+    for who, message, code in [
+        (other, {"type": "act", "table": table, "action": legal[0]}, "not_your_turn"),
+        (mover, {"type": "act", "table": table, "action": "7X"}, "illegal"),
+        (mover, {"type": "act", "table": table, "action": illegal_call}, "illegal"),
+        (mover, {"type": "act", "table": table, "action": 5}, "bad_message"),
+        ("eve", {"type": "act", "table": table, "action": legal[0]}, "not_seated"),
+        ("eve", {"type": "join", "table": table}, "seat_taken"),
+        (other, {"type": "bots", "table": table, "level": "expert"}, "not_creator"),
+    ]:
+        out = service.handle(who, message)
+        assert out == [(who, out[0][1])] and out[0][1]["code"] == code, (message, out)
+    assert json.dumps(service.handle(mover, {"type": "sync", "table": table})) == before
+
+
+def test_no_client_ever_sees_another_seats_cards(service: TableService) -> None:
+    """Four humans play random legal actions; every state message sent to a player holds
+    no card of another seat that is not public."""
+    rng = random.Random(5)
+    table = _create(service)
+    players = ["ana", "bruno", "chloe", "driss"]
+    for p in players[1:]:
+        out = service.handle(p, {"type": "join", "table": table})
+    service.handle("eve", {"type": "watch", "table": table})
+    card_pattern = re.compile(r'"((?:10|[AKQJ987])[SHDC])"')
+    t = service.tables[table]
+    for _ in range(600):
+        game = t.game
+        assert game is not None and game.current is not None
+        hidden = {s: {c for c in cards_of_mask(game.current.hands[s])} for s in range(4)}
+        for p, message in out:
+            seat = players.index(p) if p in players else -1
+            shown = set(card_pattern.findall(json.dumps(
+                {k: v for k, v in message.items() if k not in ("hand", "legal")})))
+            own = set(message.get("hand", []))
+            for s in range(4):
+                if s != seat:
+                    secret = hidden[s] - public_cards(message)
+                    assert not (own & secret) and not (shown & secret - public_cards(message))
+        if game.is_over:
+            break
+        mover = players[game.current.turn]
+        legal = _state_of(service.handle(mover, {"type": "sync", "table": table}),
+                          mover)["legal"]
+        out = service.handle(mover, {"type": "act", "table": table,
+                                     "action": rng.choice(legal)})
+    assert any(p == "eve" for p, _ in out)  # the spectator hears too
+    assert all(m.get("hand") == [] for p, m in out if p == "eve")
+
+
+def cards_of_mask(mask: int) -> set[str]:
+    from rebelote.cards import card_name, cards_of
+
+    return {card_name(c) for c in cards_of(mask)}
+
+
+def public_cards(message: dict[str, Any]) -> set[str]:
+    """Cards a state message may show of other seats: played, retourne, shown."""
+    out = {c for t in message.get("tricks", []) for c in t["cards"]}
+    if message.get("trick"):
+        out |= set(message["trick"]["cards"])
+    if message.get("retourne"):
+        out.add(message["retourne"])
+    for a in message.get("announcements", []):
+        out |= set(a["cards"] or [])
+    return out
+
+
+def test_a_restarted_server_resumes_every_table(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    first = TableService(Store(url), seed=3)
+    table = _create(first)
+    first.handle("ana", {"type": "bots", "table": table, "level": "random"})
+    for _ in range(10):
+        state = _state_of(first.handle("ana", {"type": "sync", "table": table}), "ana")
+        if state["turn"] == 0 and state["legal"]:
+            first.handle("ana", {"type": "act", "table": table, "action": state["legal"][-1]})
+    before = first.handle("ana", {"type": "sync", "table": table})
+    second = TableService(Store(url), seed=99)  # a new process, the same database
+    assert second.handle("ana", {"type": "sync", "table": table}) == before
+    assert second.public_tables() == first.public_tables()
