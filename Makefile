@@ -9,7 +9,7 @@ COLVER := $(PEERS)/colver/bin/python
 BELOTE_CLI_VERSION := 4.9.6
 JOBS ?= 2
 
-.PHONY: test lint typecheck pytest bench demo play peers clean docs
+.PHONY: test lint typecheck pytest bench demo play serve peers clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,7 +45,11 @@ pytest: $(STAMP) peers
 bench: $(STAMP) $(BELOTE_CLI) $(COLVER)
 	$(PY) -m bench
 
-# The terminal game (until the web platform exists, this is what runs).
+# The web platform (in progress) on http://127.0.0.1:8000, SQLite, nothing to install.
+serve: $(STAMP)
+	$(VENV)/bin/rebelote serve
+
+# The terminal game.
 play: $(STAMP)
 	$(VENV)/bin/rebelote play
 

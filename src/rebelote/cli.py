@@ -319,6 +319,21 @@ def play(
               ask_setup=ask).run()
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.")] = 8000,
+    database: Annotated[str | None, typer.Option(
+        help="SQLAlchemy URL (default: SQLite in ~/.local/share/rebelote).")] = None,
+) -> None:
+    """The web platform (work in progress: tables against bots in the browser)."""
+    import uvicorn
+
+    from rebelote.server.app import create_app
+
+    uvicorn.run(create_app(database), host=host, port=port, log_level="info")
+
+
 score_app = typer.Typer(
     add_completion=False, invoke_without_command=True,
     help="The score calculator: interactive pad, or `hand` / `game` for scripts.")

@@ -1,0 +1,125 @@
+"""The web server: Starlette routes over the :class:`~rebelote.server.tables.TableService`.
+
+- ``POST /api/guest`` ``{"nickname": ...}``: play at once as a guest; a signed session
+  cookie (HttpOnly, SameSite=Lax) remembers who you are.
+- ``GET /api/me``, ``GET /api/tables`` (the lobby), ``GET /`` and ``/static/*`` (the
+  plain HTML, CSS and JavaScript client; no build step).
+- ``/ws``: one WebSocket per open tab; every message goes through the service, whose
+  answers are sent to each recipient's open tabs (a new tab gets the full state with a
+  ``sync``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from rebelote.server.store import Store
+from rebelote.server.tables import TableService
+
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 4096
+
+
+def default_database_url() -> str:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    path = Path(base) / "rebelote" / "server.sqlite"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+class Connections:
+    """Open WebSockets by player (a player may have several tabs)."""
+
+    def __init__(self) -> None:
+        self.by_player: dict[str, set[WebSocket]] = defaultdict(set)
+
+    async def send(self, player: str, message: dict[str, Any]) -> None:
+        for socket in list(self.by_player.get(player, ())):
+            try:
+                await socket.send_text(json.dumps(message))
+            except (RuntimeError, WebSocketDisconnect):
+                self.by_player[player].discard(socket)
+
+
+def create_app(database_url: str | None = None, secret: str | None = None,
+               seed: int | None = None) -> Starlette:
+    """The application, with its store (SQLite by default, any SQLAlchemy URL)."""
+    service = TableService(Store(database_url or default_database_url()), seed=seed)
+    connections = Connections()
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def guest(request: Request) -> Response:
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse({"error": "send a JSON object with a nickname"}, 400)
+        nickname = body.get("nickname") if isinstance(body, dict) else None
+        if not isinstance(nickname, str) or not 1 <= len(nickname.strip()) <= 24:
+            return JSONResponse({"error": "a nickname is 1 to 24 characters"}, 400)
+        player = "guest-" + secrets.token_hex(6)
+        request.session["player"] = player
+        request.session["nickname"] = nickname.strip()
+        return JSONResponse({"player": player, "nickname": nickname.strip()})
+
+    async def me(request: Request) -> Response:
+        if "player" not in request.session:
+            return JSONResponse({"error": "not signed in"}, 401)
+        return JSONResponse({"player": request.session["player"],
+                             "nickname": request.session.get("nickname")})
+
+    async def tables(request: Request) -> Response:
+        return JSONResponse(service.public_tables())
+
+    async def socket(websocket: WebSocket) -> None:
+        player = websocket.session.get("player")
+        if not player:
+            await websocket.close(code=4401)
+            return
+        await websocket.accept()
+        connections.by_player[player].add(websocket)
+        try:
+            while True:
+                text = await websocket.receive_text()
+                if len(text) > MAX_MESSAGE:
+                    message: Any = None
+                else:
+                    try:
+                        message = json.loads(text)
+                    except ValueError:
+                        message = None
+                for recipient, answer in service.handle(player, message):
+                    await connections.send(recipient, answer)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            connections.by_player[player].discard(websocket)
+
+    routes = [
+        Route("/", index),
+        Route("/api/guest", guest, methods=["POST"]),
+        Route("/api/me", me),
+        Route("/api/tables", tables),
+        WebSocketRoute("/ws", socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [Middleware(SessionMiddleware, secret_key=secret or secrets.token_hex(32),
+                             same_site="lax", https_only=False)]
+    app = Starlette(routes=routes, middleware=middleware)
+    app.state.service = service
+    return app

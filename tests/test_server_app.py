@@ -1,0 +1,93 @@
+"""The web layer: guest sign-in, the lobby, WebSocket play, reconnection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from rebelote.server.app import create_app
+
+
+def _client(tmp_path: Path) -> TestClient:
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite'}", secret="test", seed=2)
+    return TestClient(app)
+
+
+def _sign_in(client: TestClient, nickname: str = "Ana") -> str:
+    res = client.post("/api/guest", json={"nickname": nickname})
+    assert res.status_code == 200
+    cookie = res.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie
+    player: str = res.json()["player"]
+    return player
+
+
+def _next(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of that type (for "state": the next with the cards dealt)."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == kind and message.get("phase") != "waiting":
+            return message
+
+
+def test_guest_sign_in_and_bad_requests(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    assert client.get("/api/me").status_code == 401
+    assert client.post("/api/guest", json={"nickname": ""}).status_code == 400
+    assert client.post("/api/guest", content=b"nope").status_code == 400
+    player = _sign_in(client)
+    assert client.get("/api/me").json()["player"] == player
+    assert "rebelote" in client.get("/").text
+    assert client.get("/static/app.js").status_code == 200
+
+
+def test_websocket_needs_a_session(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    import pytest
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws") as ws:
+        ws.receive_text()
+
+
+def test_play_against_bots_and_reconnect(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    _sign_in(client)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "create", "preset": "classic"})
+        table = _next(ws, "created")["table"]
+        ws.send_json({"type": "bots", "table": table, "level": "random"})
+        state = _next(ws, "state")
+        assert len(state["hand"]) in (5, 8) and state["seat"] == 0
+        ws.send_text("{not json")
+        assert _next(ws, "error")["code"] == "bad_message"
+        for _ in range(40):
+            if state["turn"] != 0 or not state["legal"]:
+                break
+            ws.send_json({"type": "act", "table": table, "action": state["legal"][0]})
+            state = _next(ws, "state")
+        played = state
+    assert client.get("/api/tables").json()[0]["table"] == table
+    with client.websocket_connect("/ws") as ws:  # a reload: a new socket, the same state
+        ws.send_json({"type": "sync", "table": table})
+        again = _next(ws, "state")
+        assert again == played
+
+
+def test_another_player_sees_only_the_public_table(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    _sign_in(client, "Ana")
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "create", "preset": "classic"})
+        table = _next(ws, "created")["table"]
+        ws.send_json({"type": "bots", "table": table, "level": "random"})
+        mine = _next(ws, "state")
+    other = _client(tmp_path)  # the same database, another browser
+    _sign_in(other, "Bruno")
+    with other.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "watch", "table": table})
+        public = _next(ws, "state")
+    assert public["hand"] == [] and public["legal"] == []
+    assert not set(mine["hand"]) & set(str(public))
