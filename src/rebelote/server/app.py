@@ -34,11 +34,28 @@ STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
 
 
-def default_database_url() -> str:
+def data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    path = Path(base) / "rebelote" / "server.sqlite"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{path}"
+    path = Path(base) / "rebelote"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def default_database_url() -> str:
+    return f"sqlite:///{data_dir() / 'server.sqlite'}"
+
+
+def load_secret() -> str:
+    """The key that signs session cookies: $REBELOTE_SECRET, or one made once and kept
+    (mode 0600) in the data folder, so that a restart logs nobody out."""
+    if os.environ.get("REBELOTE_SECRET"):
+        return os.environ["REBELOTE_SECRET"]
+    path = data_dir() / "server-secret"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(32))
+    return path.read_text().strip()
 
 
 class Connections:
@@ -118,7 +135,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(SessionMiddleware, secret_key=secret or secrets.token_hex(32),
+    middleware = [Middleware(SessionMiddleware, secret_key=secret or load_secret(),
                              same_site="lax", https_only=False)]
     app = Starlette(routes=routes, middleware=middleware)
     app.state.service = service

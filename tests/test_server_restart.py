@@ -1,0 +1,98 @@
+"""Kill the server process mid-hand, start it again: the table resumes, no action lost."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _start(port: int, db: Path) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([sys.executable, "-m", "rebelote", "serve", "--port", str(port),
+                             "--database", f"sqlite:///{db}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1",
+                                     XDG_DATA_HOME=str(db.parent / "data")))
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+def _guest(port: int) -> str:
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/guest",
+                                 data=b'{"nickname": "Ana"}',
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=5) as resp:
+        cookie: str = resp.headers["set-cookie"].split(";")[0]
+        return cookie
+
+
+async def _dealt(ws: Any) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await ws.recv())
+        if message["type"] == "state" and message["phase"] != "waiting":
+            return message
+
+
+def test_a_killed_server_resumes_every_table(tmp_path: Path) -> None:
+    db = tmp_path / "server.sqlite"
+    port = _free_port()
+    proc = _start(port, db)
+    try:
+        cookie = _guest(port)
+
+        async def play() -> tuple[str, dict[str, Any]]:
+            async with connect(f"ws://127.0.0.1:{port}/ws",
+                               additional_headers={"Cookie": cookie}) as ws:
+                await ws.send(json.dumps({"type": "create", "preset": "classic"}))
+                created = json.loads(await ws.recv())
+                await ws.send(json.dumps({"type": "bots", "table": created["table"],
+                                          "level": "random"}))
+                state = await _dealt(ws)
+                for _ in range(6):
+                    if state["turn"] != 0 or not state["legal"]:
+                        break
+                    await ws.send(json.dumps({"type": "act", "table": created["table"],
+                                              "action": state["legal"][-1]}))
+                    state = await _dealt(ws)
+                return created["table"], state
+
+        table, before = asyncio.run(play())
+    finally:
+        proc.send_signal(signal.SIGKILL)  # no clean shutdown
+        proc.wait(timeout=10)
+    proc = _start(port, db)
+    try:
+        async def resync() -> dict[str, Any]:
+            async with connect(f"ws://127.0.0.1:{port}/ws",
+                               additional_headers={"Cookie": cookie}) as ws:
+                await ws.send(json.dumps({"type": "sync", "table": table}))
+                return await _dealt(ws)
+
+        after = asyncio.run(resync())
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert after == before
