@@ -91,3 +91,40 @@ def test_another_player_sees_only_the_public_table(tmp_path: Path) -> None:
         public = _next(ws, "state")
     assert public["hand"] == [] and public["legal"] == []
     assert not set(mine["hand"]) & set(str(public))
+
+
+def test_record_download_has_finished_hands_only(tmp_path: Path) -> None:
+    from rebelote.record import replay_record
+
+    client = _client(tmp_path)
+    _sign_in(client)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "create", "preset": "ffb"})
+        table = _next(ws, "created")["table"]
+        ws.send_json({"type": "bots", "table": table, "level": "random"})
+        state = _next(ws, "state")
+        for _ in range(200):
+            if state["scores"] or state["turn"] != 0:
+                break
+            ws.send_json({"type": "act", "table": table, "action": state["legal"][0]})
+            state = _next(ws, "state")
+    res = client.get(f"/api/tables/{table}/record")
+    assert res.status_code == 200 and "attachment" in res.headers["content-disposition"]
+    record = res.json()
+    assert len(record["hands"]) == len(state["scores"])
+    assert state["scores"]  # at least one hand finished: the record is not empty
+    assert all(len(h.get("play", [])) in (0, 32) for h in record["hands"])  # finished only
+    assert replay_record(record).game.totals == state["totals"]
+    assert client.get("/api/tables/nope/record").status_code == 404
+
+
+def test_calculator_api_uses_the_score_pad_code(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    game = {"rules": {"preset": "classic"}, "hands": [{"taker": 0, "points": 81},
+                                                       {"taker": 0, "points": 100}]}
+    res = client.post("/api/score/game", json=game)
+    assert res.status_code == 200
+    assert res.json()["hands"][0]["reserve"] == 81  # a litige, carried...
+    assert res.json()["hands"][1]["scored"] == [181, 62]  # ...to the next made hand
+    bad = client.post("/api/score/game", json={"hands": [{"taker": 0, "points": 170}]})
+    assert bad.status_code == 400 and "162" in bad.json()["error"]

@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rebelote.server.store import Store
-from rebelote.server.tables import TableService
+from rebelote.server.tables import ServiceError, TableService
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
@@ -103,6 +103,25 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     async def tables(request: Request) -> Response:
         return JSONResponse(service.public_tables())
 
+    async def record(request: Request) -> Response:
+        try:
+            data = service.finished_record(request.path_params["table"])
+        except ServiceError as exc:
+            return JSONResponse({"error": str(exc)}, 404)
+        return JSONResponse(data, headers={
+            "content-disposition": f'attachment; filename="{request.path_params["table"]}.json"'})
+
+    async def score_game(request: Request) -> Response:
+        """The score calculator page's computation: the same code as `rebelote score`."""
+        from rebelote.calculator import ScoreSheet
+        from rebelote.scoring import ScoreError
+
+        try:
+            report = ScoreSheet.from_json(await request.json()).report()
+        except (ValueError, ScoreError) as exc:
+            return JSONResponse({"error": str(exc)}, 400)
+        return JSONResponse(report)
+
     async def socket(websocket: WebSocket) -> None:
         player = websocket.session.get("player")
         if not player:
@@ -132,6 +151,8 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         Route("/api/guest", guest, methods=["POST"]),
         Route("/api/me", me),
         Route("/api/tables", tables),
+        Route("/api/tables/{table}/record", record),
+        Route("/api/score/game", score_game, methods=["POST"]),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

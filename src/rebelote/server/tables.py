@@ -279,6 +279,21 @@ class TableService:
             assert table.game is not None
             table.game.apply(parse_action(payload["action"]), payload["seat"])
 
+    def finished_record(self, table_id: Any) -> Message:
+        """The table's record (RECORD.md) with its finished hands only: every card of a
+        finished hand is public; the hand in progress is not."""
+        from rebelote.record import game_to_record
+
+        table = self._table(table_id)
+        if table.game is None:
+            raise ServiceError("not_started", "the game has not started")
+        record = game_to_record(table.game)
+        record["hands"] = [entry for entry, hand in zip(record["hands"], table.game.hands,
+                                                         strict=True) if hand.is_over]
+        record["players"] = [who.get("player") or f"bot:{who.get('bot')}"
+                             for who in table.seats]
+        return record
+
     def public_tables(self) -> list[Message]:
         """The lobby: open tables with their rules and free seats."""
         return [{"table": t.id, "preset": t.rules.preset, "target": t.rules.target,
