@@ -150,3 +150,35 @@ def test_a_restarted_server_resumes_every_table(tmp_path: Path) -> None:
     second = TableService(Store(url), seed=99)  # a new process, the same database
     assert second.handle("ana", {"type": "sync", "table": table}) == before
     assert second.public_tables() == first.public_tables()
+
+
+def test_private_tables_need_their_invite(service: TableService) -> None:
+    out = service.handle("ana", {"type": "create", "preset": "classic",
+                                 "options": {"private": True}})
+    created = out[0][1]
+    table, invite = created["table"], created["invite"]
+    assert service.public_tables() == []  # not in the lobby
+    refused = service.handle("bruno", {"type": "join", "table": table})
+    assert refused[0][1]["code"] == "private"
+    joined = service.handle("bruno", {"type": "join", "table": table, "invite": invite})
+    assert {p for p, _ in joined} == {"ana", "bruno"}
+
+
+def test_hints_only_for_your_turn_and_where_allowed(service: TableService) -> None:
+    table = _create(service)
+    out = service.handle("ana", {"type": "bots", "table": table, "level": "random"})
+    state = _state_of(out, "ana")
+    for _ in range(50):  # to Ana's first card
+        if state["phase"] == "play" and state["turn"] == 0:
+            break
+        out = service.handle("ana", {"type": "act", "table": table, "action": "take"
+                                     if "take" in state["legal"] else state["legal"][0]})
+        state = _state_of(out, "ana")
+    assert state["phase"] == "play" and state["turn"] == 0
+    hint = service.handle("ana", {"type": "hint", "table": table})
+    assert hint[0][0] == "ana" and hint[0][1]["type"] == "hint"
+    assert {a["action"] for a in hint[0][1]["actions"]} == set(state["legal"])
+    assert service.handle("eve", {"type": "hint", "table": table})[0][1]["code"] == "not_seated"
+    quiet = service.handle("ana", {"type": "create", "options": {"hints": False}})[0][1]["table"]
+    service.handle("ana", {"type": "bots", "table": quiet, "level": "random"})
+    assert service.handle("ana", {"type": "hint", "table": quiet})[0][1]["code"] == "no_hints"

@@ -10,13 +10,15 @@ the store, exactly where it stood.
 
 Client messages (JSON objects):
   {"type": "create", "preset": P, "options": {...}}   a new table; you sit at seat 0
-  {"type": "join", "table": T, "seat": S}              sit at a free seat
+                           (options: "target", "private": true, "hints": false)
+  {"type": "join", "table": T, "seat": S, "invite": K}  sit at a free seat (K: private)
   {"type": "watch", "table": T}                        spectate
   {"type": "bots", "table": T, "level": L}             bots take the free seats (creator)
   {"type": "act", "table": T, "action": "JS"}          a call or a card, in record notation
   {"type": "sync", "table": T}                         your view again
-Server messages: {"type": "created", "table": T}, {"type": "state", "table": T, ...},
-{"type": "error", "code": C, "message": M}.
+  {"type": "hint", "table": T}                         the expert's evaluation, to you
+Server messages: {"type": "created", "table": T, "invite": K}, {"type": "state", ...},
+{"type": "hint", "table": T, "actions": [...]}, {"type": "error", "code": C, "message": M}.
 """
 
 from __future__ import annotations
@@ -143,11 +145,17 @@ class TableService:
         if kind == "create":
             table = self.create(player, message.get("preset", "classic"),
                                 message.get("options", {}))
-            return [(player, {"type": "created", "table": table.id}),
-                    (player, view_message(table, 0))]
+            created: Message = {"type": "created", "table": table.id}
+            if table.options.get("private"):
+                created["invite"] = table.options["invite"]
+            return [(player, created), (player, view_message(table, 0))]
         table = self._table(message.get("table"))
         if kind == "join":
+            if table.options.get("private") and message.get("invite") != table.options["invite"]:
+                raise ServiceError("private", "this table is private: join by its invite link")
             self.join(table, player, message.get("seat"))
+        elif kind == "hint":
+            return [(player, self.hint(table, player))]
         elif kind == "watch":
             table.spectators.add(player)
             return [(player, view_message(table, -1))]
@@ -180,7 +188,11 @@ class TableService:
             raise ServiceError("bad_rules", str(exc)) from None
         table_id = secrets.token_hex(8)
         seats: list[dict[str, str]] = [{} for _ in range(rules.players)]
-        opts = {"creator": player, "private": bool(options.get("private", False))}
+        opts: dict[str, Any] = {"creator": player,
+                                "private": bool(options.get("private", False)),
+                                "hints": bool(options.get("hints", True))}
+        if opts["private"]:
+            opts["invite"] = secrets.token_urlsafe(12)
         self.store.create_table(table_id, rules.to_dict() | {"target": rules.target},
                                 seats, opts)
         table = Table(table_id, rules, player, seats, opts)
@@ -278,6 +290,25 @@ class TableService:
         else:
             assert table.game is not None
             table.game.apply(parse_action(payload["action"]), payload["seat"])
+
+    def hint(self, table: Table, player: str) -> Message:
+        """The expert's evaluation of the seat's legal actions, where the table allows."""
+        from rebelote.analysis import AnalysisError, hint
+
+        seat = table.seat_of(player)
+        if seat is None:
+            raise ServiceError("not_seated", "you do not sit at this table")
+        if not table.options.get("hints", True):
+            raise ServiceError("no_hints", "this table plays without hints")
+        game = table.game
+        if game is None or game.current is None or game.current.turn != seat:
+            raise ServiceError("not_your_turn", "a hint is for your own turn")
+        try:
+            _seat, hints = hint(game, samples=24)
+        except AnalysisError as exc:
+            raise ServiceError("no_hint", str(exc)) from None
+        return {"type": "hint", "table": table.id, "measure": hints[0].measure,
+                "actions": [{"action": h.action, "value": round(h.value, 1)} for h in hints]}
 
     def finished_record(self, table_id: Any) -> Message:
         """The table's record (RECORD.md) with its finished hands only: every card of a
