@@ -3,7 +3,8 @@
 const $ = (id) => document.getElementById(id);
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 let socket = null;
-let tableId = null;
+// The table is kept in the address (#table=...), so a reload or a new tab resumes it.
+let tableId = new URLSearchParams(location.hash.slice(1)).get("table");
 
 function label(card) {
   const suit = card.slice(-1);
@@ -52,7 +53,11 @@ function receive(message) {
     send({ type: "bots", table: tableId, level: $("level").value });
     return;
   }
-  if (message.type === "state") { tableId = message.table; render(message); }
+  if (message.type === "state") {
+    tableId = message.table;
+    history.replaceState(null, "", `#table=${tableId}`);
+    render(message);
+  }
 }
 
 function render(state) {

@@ -1,0 +1,64 @@
+"""End to end in Debian's Chromium (Playwright, launched by path): sign in as a guest,
+play a hand against bots by clicking, reload mid-hand and go on."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.test_server_restart import _free_port, _start
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture
+def server(tmp_path: Path):  # type: ignore[no-untyped-def]
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is missing (.ci/run installs it)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    port = _free_port()
+    proc = _start(port, tmp_path / "e2e.sqlite")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def test_a_hand_by_clicking_with_a_reload(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page(viewport={"width": 420, "height": 800})  # a phone screen
+        page.goto(server)
+        page.fill("#nickname", "Ana")
+        page.click("#guest")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#create")
+        page.wait_for_selector("#table:not([hidden])")
+        reloaded = False
+        for step in range(120):
+            if page.inner_text("#scores").strip():
+                break
+            calls = page.query_selector_all("#calls button")
+            cards = [b for b in page.query_selector_all("#hand button") if b.is_enabled()]
+            if calls:
+                calls[-1].click()
+            elif cards:
+                if not reloaded and step > 3:  # mid-hand: reload, the table comes back
+                    held = page.inner_text("#hand")
+                    page.reload()
+                    page.wait_for_selector("#table:not([hidden])")
+                    page.wait_for_function("document.querySelector('#hand').innerText.length > 0")
+                    assert page.inner_text("#hand") == held
+                    reloaded = True
+                    continue
+                cards[0].click()
+            page.wait_for_timeout(60)
+        assert reloaded
+        assert "hand 1:" in page.inner_text("#scores")
+        browser.close()
