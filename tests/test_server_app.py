@@ -128,3 +128,25 @@ def test_calculator_api_uses_the_score_pad_code(tmp_path: Path) -> None:
     assert res.json()["hands"][1]["scored"] == [181, 62]  # ...to the next made hand
     bad = client.post("/api/score/game", json={"hands": [{"taker": 0, "points": 170}]})
     assert bad.status_code == 400 and "162" in bad.json()["error"]
+
+
+def test_accounts_with_argon2(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    res = client.post("/api/register", json={"name": "Chloé", "password": "correct horse"})
+    assert res.status_code == 200
+    assert "httponly" in res.headers["set-cookie"].lower()
+    account = res.json()["player"]
+    stored = client.app.state.service.store.account("Chloé")  # type: ignore[attr-defined]
+    assert stored[0] == account and stored[1].startswith("$argon2")
+    assert "correct horse" not in stored[1]
+    assert client.post("/api/register", json={"name": "Chloé",
+                                              "password": "another one"}).status_code == 409
+    assert client.post("/api/register", json={"name": "x", "password": "short"}).status_code == 400
+    client.post("/api/logout")
+    assert client.get("/api/me").status_code == 401
+    assert client.post("/api/login", json={"name": "Chloé",
+                                           "password": "wrong password"}).status_code == 401
+    assert client.post("/api/login", json={"name": "Nobody",
+                                           "password": "whatever1"}).status_code == 401
+    ok = client.post("/api/login", json={"name": "Chloé", "password": "correct horse"})
+    assert ok.status_code == 200 and client.get("/api/me").json()["player"] == account

@@ -2,6 +2,8 @@
 
 - ``POST /api/guest`` ``{"nickname": ...}``: play at once as a guest; a signed session
   cookie (HttpOnly, SameSite=Lax) remembers who you are.
+- ``POST /api/register`` / ``/api/login`` ``{"name", "password"}``, ``/api/logout``:
+  optional accounts, passwords hashed with argon2.
 - ``GET /api/me``, ``GET /api/tables`` (the lobby), ``GET /`` and ``/static/*`` (the
   plain HTML, CSS and JavaScript client; no build step).
 - ``/ws``: one WebSocket per open tab; every message goes through the service, whose
@@ -18,6 +20,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerifyMismatchError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
@@ -94,6 +98,55 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         request.session["nickname"] = nickname.strip()
         return JSONResponse({"player": player, "nickname": nickname.strip()})
 
+    hasher = PasswordHasher()
+
+    async def credentials(request: Request) -> tuple[str, str] | Response:
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        name = body.get("name") if isinstance(body, dict) else None
+        password = body.get("password") if isinstance(body, dict) else None
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 24:
+            return JSONResponse({"error": "a name is 1 to 24 characters"}, 400)
+        if not isinstance(password, str) or not 8 <= len(password) <= 200:
+            return JSONResponse({"error": "a password is 8 to 200 characters"}, 400)
+        return name.strip(), password
+
+    async def register(request: Request) -> Response:
+        got = await credentials(request)
+        if isinstance(got, Response):
+            return got
+        name, password = got
+        account = "acct-" + secrets.token_hex(6)
+        if not service.store.add_account(account, name, hasher.hash(password)):
+            return JSONResponse({"error": f"the name {name!r} is taken"}, 409)
+        request.session["player"] = account
+        request.session["nickname"] = name
+        return JSONResponse({"player": account, "nickname": name})
+
+    async def login(request: Request) -> Response:
+        got = await credentials(request)
+        if isinstance(got, Response):
+            return got
+        name, password = got
+        found = service.store.account(name)
+        try:
+            if found is None:
+                raise VerifyMismatchError
+            hasher.verify(found[1], password)
+        except (VerifyMismatchError, InvalidHashError):
+            return JSONResponse({"error": "wrong name or password"}, 401)
+        if hasher.check_needs_rehash(found[1]):
+            service.store.set_password_hash(found[0], hasher.hash(password))
+        request.session["player"] = found[0]
+        request.session["nickname"] = name
+        return JSONResponse({"player": found[0], "nickname": name})
+
+    async def logout(request: Request) -> Response:
+        request.session.clear()
+        return JSONResponse({"ok": True})
+
     async def me(request: Request) -> Response:
         if "player" not in request.session:
             return JSONResponse({"error": "not signed in"}, 401)
@@ -149,6 +202,9 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     routes = [
         Route("/", index),
         Route("/api/guest", guest, methods=["POST"]),
+        Route("/api/register", register, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
         Route("/api/me", me),
         Route("/api/tables", tables),
         Route("/api/tables/{table}/record", record),

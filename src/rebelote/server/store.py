@@ -44,6 +44,15 @@ class ActionRow(Base):
     created_at: Mapped[datetime] = mapped_column(default=lambda: datetime.now(UTC))
 
 
+class AccountRow(Base):
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(24), unique=True)
+    password_hash: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=lambda: datetime.now(UTC))
+
+
 @dataclass
 class StoredTable:
     """A table as stored: its settings and its actions in order."""
@@ -85,6 +94,29 @@ class Store:
         with Session(self.engine) as session, session.begin():
             session.add(ActionRow(table_id=table_id, seq=seq, kind=kind,
                                   payload=json.dumps(payload)))
+
+    def add_account(self, account_id: str, name: str, password_hash: str) -> bool:
+        """A new account; False if the name is taken."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(AccountRow(id=account_id, name=name, password_hash=password_hash))
+        except IntegrityError:
+            return False
+        return True
+
+    def account(self, name: str) -> tuple[str, str] | None:
+        """(id, password hash) of the account ``name``, if any."""
+        with Session(self.engine) as session:
+            row = session.scalars(select(AccountRow).where(AccountRow.name == name)).first()
+            return None if row is None else (row.id, row.password_hash)
+
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(AccountRow, account_id)
+            if row is not None:
+                row.password_hash = password_hash
 
     def load(self) -> list[StoredTable]:
         """Every table with its actions, to rebuild the server's state."""
