@@ -119,11 +119,32 @@ def main() -> None:
                           f"{r['hands_per_s']:,.0f}", _fmt(r.get("legal_us"), ".2f"),
                           _fmt(r.get("copy_us"), ".2f"))
     console.print(by_preset)
+    server_section(console)
     bots_section(console)
     verdict = "PASS" if ours >= FLOOR_HANDS_PER_S else "FAIL"
     goal = "reached" if ours >= GOAL_HANDS_PER_S else "not reached"
     console.print(f"floor {FLOOR_HANDS_PER_S:,} hands/s: {verdict} ({ours:,.0f}); "
                   f"goal {GOAL_HANDS_PER_S:,}: {goal}")
+
+
+def server_section(console: Console) -> None:
+    """The web server under load on loopback (target of the web issue)."""
+    with Progress(console=console, transient=True) as progress:
+        progress.add_task("server: 200 tables, 400 clients", total=None)
+        r = _run([sys.executable, "-m", "bench.server_load", "200", "20"])
+    table = Table(title="Web server: 200 tables of random bots, 400 connected clients, "
+                        "loopback, 20 s")
+    for col in ("actions/s", "p50 ms", "p99 ms", "target p99", "unanswered",
+                "memory/table KB"):
+        table.add_column(col, justify="right")
+    if "error" in r:
+        console.print(f"server bench failed: {r['error']}")
+        return
+    table.add_row(f"{r['actions_per_s']:,.0f}", _fmt(r["p50_ms"], ".0f"),
+                  _fmt(r["p99_ms"], ".0f"), "≤ 100 " + ("(met)" if (r["p99_ms"] or 1e9) <= 100
+                                                       else "(not met)"),
+                  str(r["unanswered"]), f"{r['memory_per_table_kb']:.0f}")
+    console.print(table)
 
 
 def bots_section(console: Console) -> None:

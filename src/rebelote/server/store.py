@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, create_engine, select
+from sqlalchemy import ForeignKey, String, Text, create_engine, event, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -82,6 +82,15 @@ class Store:
         self.url = url
         upgrade(url)
         self.engine = create_engine(url)
+        if url.startswith("sqlite"):
+            # Write-ahead log: a commit survives a killed process without waiting for
+            # the disk on every action (it may lose the last commits on a power cut).
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(connection: Any, _record: Any) -> None:
+                cursor = connection.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")
+                cursor.close()
 
     def create_table(self, table_id: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      options: dict[str, Any]) -> None:

@@ -1,0 +1,140 @@
+"""Load on the web server, on loopback only: TABLES tables, two connected players each
+(playing random legal actions as soon as it is their turn) and two random bots; prints
+one JSON line: actions per second, latency from an action to its broadcast (p50, p99),
+server memory per table, messages dropped.
+
+``python -m bench.server_load [TABLES] [SECONDS]``
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from tests.test_server_restart import _free_port, _start
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def guest(port: int, name: str) -> str:
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/guest",
+                                 data=json.dumps({"nickname": name}).encode(),
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        cookie: str = resp.headers["set-cookie"].split(";")[0]
+        return cookie
+
+
+class Player:
+    def __init__(self, ws: ClientConnection, rng: random.Random) -> None:
+        self.ws = ws
+        self.rng = rng
+        self.sent_at: float | None = None
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.errors = 0
+
+    async def run(self, table: str, deadline: float) -> None:
+        while True:
+            now = time.perf_counter()
+            if now >= deadline and self.sent_at is None:
+                return
+            # After the deadline, wait a little for an answer still on its way.
+            wait = deadline - now if now < deadline else 5.0
+            try:
+                raw = await asyncio.wait_for(self.ws.recv(), timeout=wait)
+            except TimeoutError:
+                return
+            if now >= deadline and self.sent_at is not None:
+                self.latencies.append(time.perf_counter() - self.sent_at)
+                self.sent_at = None
+                return
+            message: dict[str, Any] = json.loads(raw)
+            if message["type"] == "error":
+                self.errors += 1
+                continue
+            if message["type"] != "state":
+                continue
+            if self.sent_at is not None:
+                self.latencies.append(time.perf_counter() - self.sent_at)
+                self.sent_at = None
+            if message.get("winner") is not None:
+                return
+            if (time.perf_counter() < deadline and message.get("turn") == message.get("seat")
+                    and message.get("legal")):
+                self.sent_at = time.perf_counter()
+                self.actions += 1
+                await self.ws.send(json.dumps({"type": "act", "table": table,
+                                               "action": self.rng.choice(message["legal"])}))
+
+
+async def load(port: int, tables: int, seconds: float) -> dict[str, Any]:
+    rng = random.Random(1)
+    players: list[tuple[Player, str]] = []
+    sockets = []
+    for t in range(tables):
+        a = await connect(f"ws://127.0.0.1:{port}/ws",
+                          additional_headers={"Cookie": guest(port, f"a{t}")})
+        b = await connect(f"ws://127.0.0.1:{port}/ws",
+                          additional_headers={"Cookie": guest(port, f"b{t}")})
+        sockets += [a, b]
+        await a.send(json.dumps({"type": "create", "preset": "classic"}))
+        table = json.loads(await a.recv())["table"]
+        await a.recv()
+        await b.send(json.dumps({"type": "join", "table": table, "seat": 2}))
+        await a.recv()
+        await b.recv()
+        players += [(Player(a, random.Random(rng.random())), table),
+                    (Player(b, random.Random(rng.random())), table)]
+    for (_p, table), ws in zip(players[::2], sockets[::2], strict=True):
+        await ws.send(json.dumps({"type": "bots", "table": table, "level": "random"}))
+    deadline = time.perf_counter() + seconds
+    start = time.perf_counter()
+    await asyncio.gather(*(p.run(table, deadline) for p, table in players))
+    elapsed = time.perf_counter() - start
+    for ws in sockets:
+        await ws.close()
+    latencies = sorted(x for p, _ in players for x in p.latencies)
+    actions = sum(p.actions for p, _ in players)
+    answered = len(latencies)
+    return {"tables": tables, "clients": len(players), "seconds": round(elapsed, 1),
+            "actions_per_s": actions / elapsed,
+            "p50_ms": statistics.median(latencies) * 1e3 if latencies else None,
+            "p99_ms": latencies[int(0.99 * (answered - 1))] * 1e3 if latencies else None,
+            "unanswered": actions - answered,  # actions never answered within 5 s
+            "errors": sum(p.errors for p, _ in players)}
+
+
+def main() -> None:
+    tables = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
+    with tempfile.TemporaryDirectory() as tmp:
+        port = _free_port()
+        proc = _start(port, Path(tmp) / "load.sqlite")
+        try:
+            base = rss_kb(proc.pid)
+            result = asyncio.run(load(port, tables, seconds))
+            result["memory_per_table_kb"] = (rss_kb(proc.pid) - base) / tables
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
