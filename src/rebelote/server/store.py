@@ -98,11 +98,13 @@ class Store:
             session.add(TableRow(id=table_id, rules=json.dumps(rules), seats=json.dumps(seats),
                                  options=json.dumps(options)))
 
-    def append(self, table_id: str, seq: int, kind: str, payload: dict[str, Any]) -> None:
-        """Commit one action (before anyone hears of it)."""
+    def append(self, actions: list[tuple[str, int, str, dict[str, Any]]]) -> None:
+        """Commit actions (table, seq, kind, payload) in one transaction, before anyone
+        hears of them."""
         with Session(self.engine) as session, session.begin():
-            session.add(ActionRow(table_id=table_id, seq=seq, kind=kind,
-                                  payload=json.dumps(payload)))
+            for table_id, seq, kind, payload in actions:
+                session.add(ActionRow(table_id=table_id, seq=seq, kind=kind,
+                                      payload=json.dumps(payload)))
 
     def add_account(self, account_id: str, name: str, password_hash: str) -> bool:
         """A new account; False if the name is taken."""

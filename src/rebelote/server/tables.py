@@ -120,6 +120,7 @@ class TableService:
         self.store = store
         self.rng = random.Random(seed)
         self.tables: dict[str, Table] = {}
+        self._pending: list[tuple[str, int, str, dict[str, Any]]] = []
         for stored in store.load():
             table = Table(stored.id, Rules.from_dict(stored.rules),
                           stored.options.get("creator", ""), [{} for _ in stored.seats],
@@ -134,9 +135,17 @@ class TableService:
     def handle(self, player: str, message: Any) -> list[tuple[str, Message]]:
         """One message from ``player``; the messages to send, each to one recipient."""
         try:
-            return self._handle(player, message)
+            out = self._handle(player, message)
         except ServiceError as exc:
+            assert not self._pending  # a refused message records nothing
             return [(player, {"type": "error", "code": exc.code, "message": str(exc)})]
+        self._commit()  # every action this message caused, before anyone hears of it
+        return out
+
+    def _commit(self) -> None:
+        if self._pending:
+            pending, self._pending = self._pending, []
+            self.store.append(pending)
 
     def _handle(self, player: str, message: Any) -> list[tuple[str, Message]]:
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -269,8 +278,9 @@ class TableService:
             self._record(table, "act", {"seat": turn, "action": action_name(action)})
 
     def _record(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
-        """Commit, then apply: nobody hears of an action the store does not have."""
-        self.store.append(table.id, table.seq, kind, payload)
+        """Apply an action and queue it; :meth:`handle` commits the queue before it
+        returns any message, so nobody hears of an action the store does not have."""
+        self._pending.append((table.id, table.seq, kind, payload))
         table.seq += 1
         self._apply(table, kind, payload)
 
