@@ -40,12 +40,23 @@ def test_a_hand_by_clicking_with_a_reload(server: str) -> None:
         page.wait_for_selector("#lobby:not([hidden])")
         page.click("#create")
         page.wait_for_selector("#table:not([hidden])")
-        reloaded = False
-        for step in range(120):
-            if page.inner_text("#scores").strip():
+        reloaded = refused = False
+        for step in range(600):  # play on, hand after hand, until all was seen
+            if page.inner_text("#scores").strip() and reloaded and refused:
+                break
+            if "wins" in page.inner_text("#status"):
                 break
             calls = page.query_selector_all("#calls button")
-            cards = [b for b in page.query_selector_all("#hand button") if b.is_enabled()]
+            cards = page.query_selector_all("#hand button:enabled:not(.illegal)")
+            illegal = page.query_selector_all("#hand button.illegal:enabled")
+            if illegal and not refused:  # an illegal click explains itself
+                held = page.inner_text("#hand")
+                illegal[0].click()
+                page.wait_for_function("document.querySelector('#error').innerText.length > 0")
+                assert "must" in page.inner_text("#error")
+                assert page.inner_text("#hand") == held  # nothing changed
+                refused = True
+                continue
             if calls:
                 calls[-1].click()
             elif cards:
@@ -59,6 +70,6 @@ def test_a_hand_by_clicking_with_a_reload(server: str) -> None:
                     continue
                 cards[0].click()
             page.wait_for_timeout(60)
-        assert reloaded
+        assert reloaded and refused
         assert "hand 1:" in page.inner_text("#scores")
         browser.close()

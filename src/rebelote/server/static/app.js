@@ -78,7 +78,9 @@ function render(state) {
   $("hand").replaceChildren(...(state.hand || []).map((card) => {
     const b = button(label(card), () => send({ type: "act", table: tableId, action: card }));
     if ("HD".includes(card.slice(-1))) b.classList.add("red");
-    b.disabled = !(state.phase === "play" && yourTurn && legal.has(card));
+    // Not-legal cards stay clickable: the server's refusal explains why.
+    b.disabled = !(state.phase === "play" && yourTurn);
+    if (!legal.has(card)) b.classList.add("illegal");
     b.dataset.card = card;
     return b;
   }));
