@@ -32,6 +32,14 @@ def _next(ws: Any, kind: str) -> dict[str, Any]:
             return message
 
 
+def _table_with_bots(ws: Any, preset: str = "classic") -> tuple[str, dict[str, Any]]:
+    """Create a table over the socket, fill it with random bots: its id and first state."""
+    ws.send_json({"type": "create", "preset": preset})
+    table: str = _next(ws, "created")["table"]
+    ws.send_json({"type": "bots", "table": table, "level": "random"})
+    return table, _next(ws, "state")
+
+
 def test_guest_sign_in_and_bad_requests(tmp_path: Path) -> None:
     client = _client(tmp_path)
     assert client.get("/api/me").status_code == 401
@@ -56,10 +64,7 @@ def test_play_against_bots_and_reconnect(tmp_path: Path) -> None:
     client = _client(tmp_path)
     _sign_in(client)
     with client.websocket_connect("/ws") as ws:
-        ws.send_json({"type": "create", "preset": "classic"})
-        table = _next(ws, "created")["table"]
-        ws.send_json({"type": "bots", "table": table, "level": "random"})
-        state = _next(ws, "state")
+        table, state = _table_with_bots(ws)
         assert len(state["hand"]) in (5, 8) and state["seat"] == 0
         ws.send_text("{not json")
         assert _next(ws, "error")["code"] == "bad_message"
@@ -80,10 +85,7 @@ def test_another_player_sees_only_the_public_table(tmp_path: Path) -> None:
     client = _client(tmp_path)
     _sign_in(client, "Ana")
     with client.websocket_connect("/ws") as ws:
-        ws.send_json({"type": "create", "preset": "classic"})
-        table = _next(ws, "created")["table"]
-        ws.send_json({"type": "bots", "table": table, "level": "random"})
-        mine = _next(ws, "state")
+        table, mine = _table_with_bots(ws)
     other = _client(tmp_path)  # the same database, another browser
     _sign_in(other, "Bruno")
     with other.websocket_connect("/ws") as ws:
@@ -99,10 +101,7 @@ def test_record_download_has_finished_hands_only(tmp_path: Path) -> None:
     client = _client(tmp_path)
     _sign_in(client)
     with client.websocket_connect("/ws") as ws:
-        ws.send_json({"type": "create", "preset": "ffb"})
-        table = _next(ws, "created")["table"]
-        ws.send_json({"type": "bots", "table": table, "level": "random"})
-        state = _next(ws, "state")
+        table, state = _table_with_bots(ws, "ffb")
         for _ in range(200):
             if state["scores"] or state["turn"] != 0:
                 break
