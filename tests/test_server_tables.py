@@ -182,3 +182,67 @@ def test_hints_only_for_your_turn_and_where_allowed(service: TableService) -> No
     quiet = service.handle("ana", {"type": "create", "options": {"hints": False}})[0][1]["table"]
     service.handle("ana", {"type": "bots", "table": quiet, "level": "random"})
     assert service.handle("ana", {"type": "hint", "table": quiet})[0][1]["code"] == "no_hints"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _two_humans(tmp_path: Path, clock: Clock, timer: int | None = None
+                ) -> tuple[TableService, str]:
+    service = TableService(Store(f"sqlite:///{tmp_path / 'presence.sqlite'}"), seed=4,
+                           clock=clock)
+    options: dict[str, Any] = {} if timer is None else {"timer": timer}
+    table = service.handle("ana", {"type": "create", "options": options})[0][1]["table"]
+    service.handle("bruno", {"type": "join", "table": table, "seat": 2})
+    service.handle("ana", {"type": "bots", "table": table, "level": "random"})
+    return service, table
+
+
+def test_a_dropped_player_keeps_the_seat_while_a_bot_plays(tmp_path: Path) -> None:
+    from rebelote.server.tables import GRACE_S, STAND_IN_AFTER_S
+
+    clock = Clock()
+    service, table = _two_humans(tmp_path, clock)
+    t = service.tables[table]
+    game = t.game
+    assert game is not None and game.current is not None
+    if game.current.turn == 0:  # let it be Bruno's turn: Ana passes or plays
+        out = service.handle("ana", {"type": "sync", "table": table})
+        service.handle("ana", {"type": "act", "table": table,
+                               "action": _state_of(out, "ana")["legal"][0]})
+    assert game.current.turn == 2
+    service.disconnected("bruno")
+    assert service.tick() == [] and game.current.turn == 2  # a reload is no drop
+    clock.now += STAND_IN_AFTER_S + 1
+    out = service.tick()
+    assert "ana" in {p for p, _ in out}  # Ana hears that the game went on
+    assert game.current.turn != 2 and 2 in t.stand_ins  # a bot played for Bruno
+    assert t.seat_of("bruno") == 2
+    service.reconnected("bruno")
+    assert 2 not in t.stand_ins and t.seat_of("bruno") == 2  # his seat, his again
+    service.disconnected("bruno")
+    clock.now += GRACE_S + 1
+    service.tick()
+    assert t.seat_of("bruno") is None and t.seats[2] == {"bot": "heuristic"}
+
+
+def test_the_turn_timer_plays_for_a_slow_player(tmp_path: Path) -> None:
+    clock = Clock()
+    service, table = _two_humans(tmp_path, clock, timer=30)
+    t = service.tables[table]
+    assert t.game is not None and t.game.current is not None
+    human_turn = t.game.current.turn
+    assert human_turn in (0, 2)
+    before = len(t.game.current.calls) + len(t.game.current.played)
+    clock.now += 10
+    assert service.tick() == [] and t.game.current.turn == human_turn  # not yet
+    clock.now += 25
+    out = service.tick()
+    assert out and len(t.game.current.calls) + len(t.game.current.played) > before
+    bad = service.handle("ana", {"type": "create", "options": {"timer": 1}})
+    assert bad[0][1]["code"] == "bad_rules"

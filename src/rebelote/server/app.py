@@ -13,10 +13,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import secrets
 from collections import defaultdict
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +185,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             return
         await websocket.accept()
         connections.by_player[player].add(websocket)
+        service.reconnected(player)
         try:
             while True:
                 text = await websocket.receive_text()
@@ -198,6 +202,22 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             pass
         finally:
             connections.by_player[player].discard(websocket)
+            if not connections.by_player[player]:  # the last tab closed
+                service.disconnected(player)
+
+    async def ticker() -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            for recipient, answer in service.tick():
+                await connections.send(recipient, answer)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(ticker())
+        try:
+            yield
+        finally:
+            task.cancel()
 
     routes = [
         Route("/", index),
@@ -214,6 +234,6 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     ]
     middleware = [Middleware(SessionMiddleware, secret_key=secret or load_secret(),
                              same_site="lax", https_only=False)]
-    app = Starlette(routes=routes, middleware=middleware)
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.service = service
     return app

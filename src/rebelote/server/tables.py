@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +40,10 @@ from rebelote.server.store import Store
 from rebelote.view import SeatView
 
 Message = dict[str, Any]
+GRACE_S = 120.0
+"""A player who drops keeps the seat this long while a bot plays for him."""
+STAND_IN_AFTER_S = 10.0
+"""A bot stands in for a dropped player only after this long (a reload is no drop)."""
 
 
 class ServiceError(ValueError):
@@ -61,6 +67,11 @@ class Table:
     seq: int = 0
     bots: dict[int, Bot] = field(default_factory=dict)
     spectators: set[str] = field(default_factory=set)
+    stand_ins: dict[int, Bot] = field(default_factory=dict)
+    """Bots playing for players who dropped (their seat is kept for ``GRACE_S``)."""
+    absent_since: dict[int, float] = field(default_factory=dict)
+    turn_since: float = 0.0
+    """When the seat to act got its turn (for the turn timer)."""
 
     def seat_of(self, player: str) -> int | None:
         for seat, who in enumerate(self.seats):
@@ -116,8 +127,10 @@ def view_message(table: Table, seat: int) -> Message:
 class TableService:
     """Every table of the server, kept in step with the store."""
 
-    def __init__(self, store: Store, seed: int | None = None) -> None:
+    def __init__(self, store: Store, seed: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
+        self.clock = clock
         self.rng = random.Random(seed)
         self.tables: dict[str, Table] = {}
         self._pending: list[tuple[str, int, str, dict[str, Any]]] = []
@@ -128,6 +141,7 @@ class TableService:
             for kind, payload in stored.actions:
                 self._apply(table, kind, payload)
                 table.seq += 1
+            table.turn_since = self.clock()  # the turn timer starts anew after a restart
             self.tables[table.id] = table
 
     # -- the protocol -------------------------------------------------------------------
@@ -177,7 +191,7 @@ class TableService:
             return [(player, view_message(table, -1 if seat is None else seat))]
         else:
             raise ServiceError("bad_message", f"unknown message type {kind!r}")
-        return [(p, view_message(table, s)) for p, s in table.listeners()]
+        return self._broadcast(table)
 
     def _table(self, table_id: Any) -> Table:
         if not isinstance(table_id, str) or table_id not in self.tables:
@@ -197,9 +211,13 @@ class TableService:
             raise ServiceError("bad_rules", str(exc)) from None
         table_id = secrets.token_hex(8)
         seats: list[dict[str, str]] = [{} for _ in range(rules.players)]
+        timer = options.get("timer")
+        if timer is not None and (not isinstance(timer, int | float) or not 5 <= timer <= 600):
+            raise ServiceError("bad_rules", "a turn timer is 5 to 600 seconds")
         opts: dict[str, Any] = {"creator": player,
                                 "private": bool(options.get("private", False)),
-                                "hints": bool(options.get("hints", True))}
+                                "hints": bool(options.get("hints", True)),
+                                "timer": timer}
         if opts["private"]:
             opts["invite"] = secrets.token_urlsafe(12)
         self.store.create_table(table_id, rules.to_dict() | {"target": rules.target},
@@ -271,8 +289,9 @@ class TableService:
             if game.is_over or game.current is None:
                 return
             turn = game.current.turn
-            bot = table.bots.get(turn)
+            bot = table.bots.get(turn) or table.stand_ins.get(turn)
             if bot is None:
+                table.turn_since = self.clock()
                 return
             action = bot.choose(game.view(turn))
             self._record(table, "act", {"seat": turn, "action": action_name(action)})
@@ -300,6 +319,65 @@ class TableService:
         else:
             assert table.game is not None
             table.game.apply(parse_action(payload["action"]), payload["seat"])
+
+    # -- presence and time ------------------------------------------------------------
+
+    def disconnected(self, player: str) -> None:
+        """``player`` has no open connection left: if he is not back within
+        ``STAND_IN_AFTER_S`` a bot plays his seats (see :meth:`tick`)."""
+        for table in self.tables.values():
+            seat = table.seat_of(player)
+            table.spectators.discard(player)
+            if seat is not None and seat not in table.absent_since:
+                table.absent_since[seat] = self.clock()
+
+    def reconnected(self, player: str) -> None:
+        """``player`` is back: his seats are his again."""
+        for table in self.tables.values():
+            seat = table.seat_of(player)
+            if seat is not None and seat in table.absent_since:
+                table.stand_ins.pop(seat, None)
+                del table.absent_since[seat]
+                table.turn_since = self.clock()
+
+    def tick(self) -> list[tuple[str, Message]]:
+        """Time passes: a bot stands in for a player gone ``STAND_IN_AFTER_S``; a seat
+        dropped for ``GRACE_S`` goes to the bot for good; a player past the table's turn
+        timer has a bot play that turn for him."""
+        now = self.clock()
+        out: list[tuple[str, Message]] = []
+        for table in self.tables.values():
+            changed = False
+            for seat, since in list(table.absent_since.items()):
+                if now - since >= GRACE_S:
+                    del table.absent_since[seat]
+                    table.stand_ins.pop(seat, None)
+                    self._record(table, "seat", {"seat": seat, "bot": "heuristic"})
+                    changed = True
+                elif (now - since >= STAND_IN_AFTER_S and seat not in table.stand_ins
+                      and table.game is not None):
+                    table.stand_ins[seat] = make_bot("heuristic",
+                                                     int(table.id[:8], 16) + 10 + seat)
+                    changed = True
+            timer = table.options.get("timer")
+            game = table.game
+            if (timer and game is not None and game.current is not None
+                    and not game.is_over and not game.current.is_over
+                    and now - table.turn_since >= timer):
+                seat = game.current.turn
+                if seat not in table.bots and seat not in table.stand_ins:
+                    bot = make_bot("heuristic", int(table.id[:8], 16) + 20 + seat)
+                    action = bot.choose(game.view(seat))
+                    self._record(table, "act", {"seat": seat, "action": action_name(action)})
+                    changed = True
+            if changed:
+                self._progress(table)
+                out += self._broadcast(table)
+        self._commit()
+        return out
+
+    def _broadcast(self, table: Table) -> list[tuple[str, Message]]:
+        return [(p, view_message(table, s)) for p, s in table.listeners()]
 
     def hint(self, table: Table, player: str) -> Message:
         """The expert's evaluation of the seat's legal actions, where the table allows."""
