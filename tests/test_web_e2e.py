@@ -73,3 +73,34 @@ def test_a_hand_by_clicking_with_a_reload(server: str) -> None:
         assert reloaded and refused
         assert "hand 1:" in page.inner_text("#scores")
         browser.close()
+
+
+def test_the_calculator_page_computes_a_litige(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        page.goto(f"{server}/calculator")
+        page.fill("#points", "81")  # we took, 81 each: a litige
+        page.click("#add")
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 1")
+        cells = page.inner_text("#sheet tbody tr").split("\t")
+        assert cells[1] == "litige" and cells[2:4] == ["0", "81"] and cells[6] == "81"
+        page.fill("#points", "100")  # we make the next hand: the reserve is ours
+        page.click("#add")
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
+        second = page.inner_text("#sheet tbody tr:nth-child(2)").split("\t")
+        assert second[2:4] == ["181", "62"]
+        page.fill("#points", "170")  # impossible: the form itself refuses it
+        page.click("#add")
+        assert page.eval_on_selector("#points", "e => e.validity.valid") is False
+        page.fill("#points", "90")
+        page.fill("#ann0", "20")
+        page.fill("#ann1", "20")  # both teams' announcements: the server refuses it
+        page.click("#add")
+        page.wait_for_function("document.querySelector('#error').innerText.length > 0")
+        assert "only one team" in page.inner_text("#error")
+        assert len(page.query_selector_all("#sheet tbody tr")) == 2  # nothing added
+        browser.close()

@@ -88,6 +88,9 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
+    async def calculator(request: Request) -> Response:
+        return FileResponse(STATIC / "calculator.html")
+
     async def guest(request: Request) -> Response:
         try:
             body = await request.json()
@@ -221,6 +224,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     routes = [
         Route("/", index),
+        Route("/calculator", calculator),
         Route("/api/guest", guest, methods=["POST"]),
         Route("/api/register", register, methods=["POST"]),
         Route("/api/login", login, methods=["POST"]),
