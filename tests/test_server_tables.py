@@ -246,3 +246,33 @@ def test_the_turn_timer_plays_for_a_slow_player(tmp_path: Path) -> None:
     assert out and len(t.game.current.calls) + len(t.game.current.played) > before
     bad = service.handle("ana", {"type": "create", "options": {"timer": 1}})
     assert bad[0][1]["code"] == "bad_rules"
+
+
+def test_statistics_and_ratings_after_whole_games(service: TableService) -> None:
+    rng = random.Random(2)
+    tables = []
+    for _ in range(3):  # Ana plays three games to 300 against random bots
+        out = service.handle("ana", {"type": "create", "options": {"target": 300}})
+        table = out[0][1]["table"]
+        tables.append(table)
+        state = _state_of(service.handle("ana", {"type": "bots", "table": table,
+                                                  "level": "random"}), "ana")
+        for _ in range(500):
+            if state["winner"] is not None:
+                break
+            state = _state_of(service.handle("ana", {"type": "act", "table": table,
+                                                     "action": rng.choice(state["legal"])}),
+                              "ana")
+        assert state["winner"] is not None
+    stats = service.stats("ana")
+    assert stats["games"] == 3 and 0 <= stats["wins"] <= 3
+    assert stats["hands"] >= 3 and stats["contracts_made"] <= stats["contracts_taken"]
+    assert 0 <= stats["average_points"] <= 252
+    won = [service.tables[t].game.winner == 0 for t in tables]  # type: ignore[union-attr]
+    assert stats["wins"] == sum(won)
+    ratings = service.ratings()
+    assert {"ana", "bot:random"} <= set(ratings)
+    # Ana's rating went up with a winning record over three games, down with a losing one.
+    assert (ratings["ana"]["mu"] > 25) == (sum(won) >= 2)
+    assert ratings["ana"]["sigma"] < 25 / 3  # three games made it more certain
+    assert service.stats("nobody")["games"] == 0

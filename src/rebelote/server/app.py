@@ -181,6 +181,13 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             return JSONResponse({"error": str(exc)}, 400)
         return JSONResponse(report)
 
+    async def stats(request: Request) -> Response:
+        player = request.query_params.get("player") or request.session.get("player")
+        if not player:
+            return JSONResponse({"error": "whose statistics? sign in or give ?player="}, 400)
+        return JSONResponse(service.stats(player) | {
+            "rating": service.ratings().get(player)})
+
     async def socket(websocket: WebSocket) -> None:
         player = websocket.session.get("player")
         if not player:
@@ -233,6 +240,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         Route("/api/tables", tables),
         Route("/api/tables/{table}/record", record),
         Route("/api/score/game", score_game, methods=["POST"]),
+        Route("/api/stats", stats),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -413,6 +413,63 @@ class TableService:
                              for who in table.seats]
         return record
 
+    def _side_of(self, table: Table, seat: int) -> int:
+        return seat & 1 if table.rules.players == 4 else seat
+
+    def stats(self, player: str) -> Message:
+        """A player's record: games and wins, hands played, contracts taken and made,
+        average card points per hand."""
+        games = wins = hands = taken = made = 0
+        points = 0
+        for table in self.tables.values():
+            seat = table.seat_of(player)
+            game = table.game
+            if seat is None or game is None:
+                continue
+            side = self._side_of(table, seat)
+            for hand, score in zip(game.hands, game.scores, strict=False):
+                if hand.is_void:
+                    continue
+                hands += 1
+                points += hand.outcome().card_points[side] if game.sides == 2 else (
+                    hand.seat_points[seat])
+                if hand.taker == seat:
+                    taken += 1
+                    made += score.outcome == "made"
+            if game.is_over:
+                games += 1
+                wins += game.winner == side
+        return {"player": player, "games": games, "wins": wins,
+                "win_rate": round(wins / games, 3) if games else None, "hands": hands,
+                "contracts_taken": taken, "contracts_made": made,
+                "average_points": round(points / hands, 1) if hands else None}
+
+    def ratings(self) -> dict[str, Message]:
+        """Ratings (openskill, Plackett-Luce) from every finished game, in order; bots are
+        rated too, one rating per level."""
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        rating: dict[str, Any] = {}
+        for table in self.tables.values():
+            game = table.game
+            if game is None or not game.is_over or game.winner is None:
+                continue
+            names = [who.get("player") or f"bot:{who.get('bot')}" for who in table.seats]
+            sides: dict[int, list[str]] = {}
+            for seat, name in enumerate(names):
+                sides.setdefault(self._side_of(table, seat), []).append(name)
+            order = sorted(sides, key=lambda s: (s != game.winner, -game.totals[s]))
+            teams = [[rating.setdefault(n, model.rating(name=n)) for n in sides[s]]
+                     for s in order]
+            updated = model.rate(teams, ranks=list(range(1, len(teams) + 1)))
+            for team in updated:
+                for r in team:
+                    assert r.name is not None
+                    rating[r.name] = r
+        return {n: {"mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
+                    "ordinal": round(r.ordinal(), 2)} for n, r in rating.items()}
+
     def public_tables(self) -> list[Message]:
         """The lobby: open tables with their rules and free seats."""
         return [{"table": t.id, "preset": t.rules.preset, "target": t.rules.target,
