@@ -149,3 +149,11 @@ def test_accounts_with_argon2(tmp_path: Path) -> None:
                                            "password": "whatever1"}).status_code == 401
     ok = client.post("/api/login", json={"name": "Chloé", "password": "correct horse"})
     assert ok.status_code == 200 and client.get("/api/me").json()["player"] == account
+
+
+def test_seats_show_nicknames(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    _sign_in(client, "Zoé")
+    with client.websocket_connect("/ws") as ws:
+        _table, state = _table_with_bots(ws)
+    assert state["seats"][0] == "Zoé" and state["seats"][1] == "bot:random"

@@ -104,3 +104,37 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
         assert "only one team" in page.inner_text("#error")
         assert len(page.query_selector_all("#sheet tbody tr")) == 2  # nothing added
         browser.close()
+
+
+def test_a_friend_joins_by_invite_link(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        ana = browser.new_context().new_page()
+        ana.goto(server)
+        ana.fill("#nickname", "Ana")
+        ana.click("#guest")
+        ana.wait_for_selector("#lobby:not([hidden])")
+        ana.check("#private")
+        ana.check("#wait")
+        ana.click("#create")
+        ana.wait_for_selector("#invite:not([hidden])")
+        link = ana.input_value("#invite-link")
+        assert "invite=" in link
+        bruno = browser.new_context().new_page()  # another browser: another guest
+        bruno.goto(server)
+        bruno.fill("#nickname", "Bruno")
+        bruno.click("#guest")
+        bruno.wait_for_selector("#lobby:not([hidden])")
+        bruno.goto(link)
+        bruno.reload()
+        bruno.wait_for_selector("#table:not([hidden])")
+        ana.wait_for_function("document.querySelector('#seat-west').innerText.includes('guest')"
+                              " || document.querySelector('#seat-north').innerText.length > 0")
+        ana.click("#fill")  # bots take the two seats left
+        ana.wait_for_function("document.querySelector('#hand').innerText.length > 0")
+        bruno.wait_for_function("document.querySelector('#hand').innerText.length > 0")
+        assert set(ana.inner_text("#hand").split()) != set(bruno.inner_text("#hand").split())
+        browser.close()

@@ -195,6 +195,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             return
         await websocket.accept()
         connections.by_player[player].add(websocket)
+        service.names[player] = websocket.session.get("nickname") or player
         service.reconnected(player)
         try:
             while True:

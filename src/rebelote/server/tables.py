@@ -89,12 +89,18 @@ class Table:
         return seated + [(p, -1) for p in sorted(self.spectators)]
 
 
-def view_message(table: Table, seat: int) -> Message:
-    """What ``seat`` (-1: a spectator) may see of ``table``, as a JSON-ready object."""
+def view_message(table: Table, seat: int, names: dict[str, str] | None = None) -> Message:
+    """What ``seat`` (-1: a spectator) may see of ``table``, as a JSON-ready object;
+    ``names`` gives players' display names."""
+    names = names or {}
+
+    def shown(who: dict[str, str]) -> str | None:
+        if "player" in who:
+            return names.get(who["player"], who["player"])
+        return f"bot:{who['bot']}" if "bot" in who else None
+
     out: Message = {"type": "state", "table": table.id, "seat": seat,
-                    "preset": table.rules.preset,
-                    "seats": [who.get("player") or (f"bot:{who['bot']}" if "bot" in who
-                                                     else None) for who in table.seats]}
+                    "preset": table.rules.preset, "seats": [shown(w) for w in table.seats]}
     game = table.game
     if game is None or game.current is None:
         out["phase"] = "waiting"
@@ -133,6 +139,8 @@ class TableService:
         self.clock = clock
         self.rng = random.Random(seed)
         self.tables: dict[str, Table] = {}
+        self.names: dict[str, str] = {}
+        """Players' display names (nicknames), set by the web layer."""
         self._pending: list[tuple[str, int, str, dict[str, Any]]] = []
         for stored in store.load():
             table = Table(stored.id, Rules.from_dict(stored.rules),
@@ -171,7 +179,7 @@ class TableService:
             created: Message = {"type": "created", "table": table.id}
             if table.options.get("private"):
                 created["invite"] = table.options["invite"]
-            return [(player, created), (player, view_message(table, 0))]
+            return [(player, created), (player, view_message(table, 0, self.names))]
         table = self._table(message.get("table"))
         if kind == "join":
             if table.options.get("private") and message.get("invite") != table.options["invite"]:
@@ -181,14 +189,14 @@ class TableService:
             return [(player, self.hint(table, player))]
         elif kind == "watch":
             table.spectators.add(player)
-            return [(player, view_message(table, -1))]
+            return [(player, view_message(table, -1, self.names))]
         elif kind == "bots":
             self.add_bots(table, player, message.get("level", "heuristic"))
         elif kind == "act":
             self.act(table, player, message.get("action"))
         elif kind == "sync":
             seat = table.seat_of(player)
-            return [(player, view_message(table, -1 if seat is None else seat))]
+            return [(player, view_message(table, -1 if seat is None else seat, self.names))]
         else:
             raise ServiceError("bad_message", f"unknown message type {kind!r}")
         return self._broadcast(table)
@@ -377,7 +385,7 @@ class TableService:
         return out
 
     def _broadcast(self, table: Table) -> list[tuple[str, Message]]:
-        return [(p, view_message(table, s)) for p, s in table.listeners()]
+        return [(p, view_message(table, s, self.names)) for p, s in table.listeners()]
 
     def hint(self, table: Table, player: str) -> Message:
         """The expert's evaluation of the seat's legal actions, where the table allows."""

@@ -2,9 +2,14 @@
 // The client only shows what the server sends: its own seat's view.
 const $ = (id) => document.getElementById(id);
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const params = new URLSearchParams(location.hash.slice(1));
 let socket = null;
 // The table is kept in the address (#table=...), so a reload or a new tab resumes it.
-let tableId = new URLSearchParams(location.hash.slice(1)).get("table");
+let tableId = params.get("table");
+const invite = params.get("invite");
+let state = null;
+let shownTricks = 0;
+let holdTrick = null;  // a finished trick left on the table for a moment
 
 function label(card) {
   const suit = card.slice(-1);
@@ -31,7 +36,8 @@ async function refreshLobby() {
     join.textContent = `${t.preset} to ${t.target}, free seats: ${t.free.join(", ") || "none"}`;
     join.disabled = t.free.length === 0;
     join.onclick = () => send({ type: "join", table: t.table });
-    li.append(join);
+    const watch = button("watch", () => send({ type: "watch", table: t.table }));
+    li.append(join, " ", watch);
     return li;
   }));
 }
@@ -40,53 +46,102 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws`);
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onopen = () => { if (tableId) send({ type: "sync", table: tableId }); };
+  socket.onopen = () => {
+    if (tableId && invite) send({ type: "join", table: tableId, invite });
+    else if (tableId) send({ type: "sync", table: tableId });
+  };
   socket.onclose = () => setTimeout(connect, 1000);  // reconnect, then resync
 }
 
 function send(message) { socket.send(JSON.stringify(message)); }
 
 function receive(message) {
-  if (message.type === "error") { $("error").textContent = message.message; return; }
+  if (message.type === "error") {
+    if (message.code === "seated" && tableId) { send({ type: "sync", table: tableId }); return; }
+    $("error").textContent = message.message;
+    return;
+  }
   if (message.type === "created") {
     tableId = message.table;
-    send({ type: "bots", table: tableId, level: $("level").value });
+    if (message.invite) {
+      $("invite").hidden = false;
+      $("invite-link").value = `${location.origin}/#table=${tableId}&invite=${message.invite}`;
+    }
+    if (!$("wait").checked) send({ type: "bots", table: tableId, level: $("level").value });
+    return;
+  }
+  if (message.type === "hint") {
+    $("hint-text").textContent = message.actions.map((a) => `${a.action}: ${a.value}`).join(" · ");
     return;
   }
   if (message.type === "state") {
     tableId = message.table;
     history.replaceState(null, "", `#table=${tableId}`);
+    $("record").href = `/api/tables/${tableId}/record`;
+    if (message.tricks && message.tricks.length > shownTricks && shownTricks > 0) {
+      holdTrick = message.tricks[message.tricks.length - 1];  // leave it on the table
+      setTimeout(() => { holdTrick = null; if (state) render(state); }, 1500);
+    }
+    shownTricks = message.tricks ? message.tricks.length : 0;
+    state = message;
     render(message);
   }
 }
 
-function render(state) {
+const PLACES = ["south", "west", "north", "east"];
+
+function place(seat) {
+  const n = state.seats.length;
+  const me = state.seat < 0 ? 0 : state.seat;
+  const offset = (seat - me + n) % n;
+  return n === 4 ? PLACES[offset] : ["south", "west", "east"][offset];
+}
+
+function render(s) {
   $("lobby").hidden = true;
   $("table").hidden = false;
   $("error").textContent = "";
-  const yourTurn = state.turn === state.seat;
-  $("status").textContent = state.phase === "waiting" ? "Waiting for players…" :
-    `${state.preset} · totals ${state.totals.join(" – ")}` +
-    (state.contract ? ` · trump ${state.contract} (seat ${state.taker})` : "") +
-    (state.winner !== null && state.winner !== undefined ? ` · team ${state.winner} wins` :
-      yourTurn ? " · your turn" : "");
-  $("trick").textContent = state.trick ? state.trick.cards.map(label).join("  ") :
-    (state.retourne && state.phase === "auction" ? `retourne ${label(state.retourne)}` : "");
-  const legal = new Set(state.legal || []);
-  $("calls").replaceChildren(...(state.phase === "auction" && yourTurn ? state.legal : [])
-    .map((call) => button(call, () => send({ type: "act", table: tableId, action: call }))));
-  $("hand").replaceChildren(...(state.hand || []).map((card) => {
-    const b = button(label(card), () => send({ type: "act", table: tableId, action: card }));
+  $("hint-text").textContent = "";
+  const yourTurn = s.turn === s.seat && s.seat >= 0;
+  const over = s.winner !== null && s.winner !== undefined;
+  $("status").textContent = s.phase === "waiting" ? "Waiting for players…" :
+    `${s.preset} · totals ${s.totals.join(" – ")}` + (s.reserve ? ` · reserve ${s.reserve}` : "") +
+    (s.contract ? ` · trump ${SYMBOL[s.contract] || s.contract}` : "") +
+    (over ? ` · team ${s.winner} wins` : yourTurn ? " · your turn" : "");
+  for (const p of PLACES) $(`seat-${p}`).textContent = "";
+  s.seats.forEach((who, seat) => {
+    const bits = [who || "(free)"];
+    if (seat === s.dealer) bits.push("deals");
+    if (seat === s.taker) bits.push("★ took");
+    if (seat === s.turn) bits.push("◀");
+    const calls = (s.calls || []).filter((_, i) => (s.dealer + 1 + i) % s.seats.length === seat);
+    if (s.phase === "auction" && calls.length) bits.push(calls[calls.length - 1]);
+    for (const a of s.announcements || []) if (a.seat === seat) bits.push(a.kind);
+    for (const [bs, word] of s.belote || []) if (bs === seat) bits.push(word);
+    $(`seat-${place(seat)}`).textContent = bits.join(" · ");
+  });
+  const trick = holdTrick || s.trick;
+  $("trick").textContent = trick ? trick.cards.map((c, i) =>
+    `${place((trick.leader + i) % s.seats.length)}: ${label(c)}`).join("   ") :
+    (s.retourne && s.phase === "auction" ? `retourne ${label(s.retourne)}` : "");
+  const legal = new Set(s.legal || []);
+  $("calls").replaceChildren(...(s.phase === "auction" && yourTurn ? s.legal : [])
+    .map((call) => button(call, () => act(call))));
+  $("hand").replaceChildren(...(s.hand || []).map((card, i) => {
+    const b = button(label(card), () => act(card));
+    b.title = `key ${i + 1}`;
     if ("HD".includes(card.slice(-1))) b.classList.add("red");
     // Not-legal cards stay clickable: the server's refusal explains why.
-    b.disabled = !(state.phase === "play" && yourTurn);
+    b.disabled = !(s.phase === "play" && yourTurn);
     if (!legal.has(card)) b.classList.add("illegal");
     b.dataset.card = card;
     return b;
   }));
-  $("scores").textContent = (state.scores || []).map((s, i) => `hand ${i + 1}: ${s.join(" – ")}`)
+  $("scores").textContent = (s.scores || []).map((x, i) => `hand ${i + 1}: ${x.join(" – ")}`)
     .join(" · ");
 }
+
+function act(action) { send({ type: "act", table: tableId, action }); }
 
 function button(text, onclick) {
   const b = document.createElement("button");
@@ -95,11 +150,24 @@ function button(text, onclick) {
   return b;
 }
 
+document.addEventListener("keydown", (event) => {
+  if (!state || event.target.tagName === "INPUT") return;
+  const n = Number(event.key);
+  if (n >= 1 && n <= (state.hand || []).length && state.phase === "play") act(state.hand[n - 1]);
+  else if (event.key === "h") send({ type: "hint", table: tableId });
+});
 $("guest").onclick = async () => {
   const res = await fetch("/api/guest", { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify({ nickname: $("nickname").value }) });
   if (!res.ok) { $("signin-error").textContent = (await res.json()).error; return; }
   signedIn();
 };
-$("create").onclick = () => send({ type: "create", preset: $("preset").value });
+$("create").onclick = () => {
+  const options = { private: $("private").checked };
+  if ($("target").value) options.target = Number($("target").value);
+  if ($("timer").value) options.timer = Number($("timer").value);
+  send({ type: "create", preset: $("preset").value, options });
+};
+$("fill").onclick = () => send({ type: "bots", table: tableId, level: $("level").value });
+$("hint").onclick = () => send({ type: "hint", table: tableId });
 signedIn();
