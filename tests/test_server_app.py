@@ -157,3 +157,24 @@ def test_seats_show_nicknames(tmp_path: Path) -> None:
     with client.websocket_connect("/ws") as ws:
         _table, state = _table_with_bots(ws)
     assert state["seats"][0] == "Zoé" and state["seats"][1] == "bot:random"
+
+
+def test_history_for_the_replay_viewer(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    _sign_in(client)
+    with client.websocket_connect("/ws") as ws:
+        table, state = _table_with_bots(ws, "ffb")
+        for _ in range(200):
+            if state["scores"]:
+                break
+            ws.send_json({"type": "act", "table": table, "action": state["legal"][0]})
+            state = _next(ws, "state")
+    history = client.get(f"/api/tables/{table}/history").json()
+    assert len(history["hands"]) == len(state["scores"])
+    played = [h for h in history["hands"] if h["tricks"]]
+    assert played and all(len(h["tricks"]) == 8 for h in played)
+    first = played[0]
+    assert sorted(c for seat in first["cards"] for c in seat) == sorted(
+        c for t in first["tricks"] for c in t["cards"])  # every card, all hands shown
+    assert client.get("/replay").status_code == 200
+    assert client.get("/api/tables/nope/history").status_code == 404

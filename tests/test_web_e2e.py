@@ -72,6 +72,17 @@ def test_a_hand_by_clicking_with_a_reload(server: str) -> None:
             page.wait_for_timeout(60)
         assert reloaded and refused
         assert "hand 1:" in page.inner_text("#scores")
+        page.goto(server + (page.get_attribute("#replay", "href") or ""))  # the replay
+        page.wait_for_function("document.querySelector('#deal').innerText.length > 0")
+        stepped = False
+        for option in page.query_selector_all("#hand-no option"):
+            page.select_option("#hand-no", option.get_attribute("value") or "0")
+            for _ in range(8):
+                page.click("#next")
+            if "trick 8" in page.inner_text("#played"):  # a played (not voided) hand
+                assert page.inner_text("#result").strip()
+                stepped = True
+        assert stepped
         browser.close()
 
 

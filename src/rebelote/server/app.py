@@ -181,6 +181,15 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             return JSONResponse({"error": str(exc)}, 400)
         return JSONResponse(report)
 
+    async def history(request: Request) -> Response:
+        try:
+            return JSONResponse(service.history(request.path_params["table"]))
+        except ServiceError as exc:
+            return JSONResponse({"error": str(exc)}, 404)
+
+    async def replay_page(request: Request) -> Response:
+        return FileResponse(STATIC / "replay.html")
+
     async def stats(request: Request) -> Response:
         player = request.query_params.get("player") or request.session.get("player")
         if not player:
@@ -240,6 +249,8 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         Route("/api/me", me),
         Route("/api/tables", tables),
         Route("/api/tables/{table}/record", record),
+        Route("/api/tables/{table}/history", history),
+        Route("/replay", replay_page),
         Route("/api/score/game", score_game, methods=["POST"]),
         Route("/api/stats", stats),
         WebSocketRoute("/ws", socket),

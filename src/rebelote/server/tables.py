@@ -406,6 +406,31 @@ class TableService:
         return {"type": "hint", "table": table.id, "measure": hints[0].measure,
                 "actions": [{"action": h.action, "value": round(h.value, 1)} for h in hints]}
 
+    def history(self, table_id: Any) -> Message:
+        """The finished hands, ready for the replay viewer: every seat's cards (all
+        public once the hand is over), the contract, each trick in order, the score."""
+        table = self._table(table_id)
+        game = table.game
+        hands = []
+        if game is not None:
+            for hand, score in zip(game.hands, game.scores, strict=False):
+                if not hand.is_over:
+                    continue
+                n = hand.n
+                tricks = [{"leader": hand.trick_leaders[i], "winner": w,
+                           "cards": [card_name(c) for c in hand.played[n * i:n * i + n]]}
+                          for i, w in enumerate(hand.trick_winners)]
+                hands.append({
+                    "dealer": hand.dealer,
+                    "cards": [[card_name(c) for c in cards_of(m)] for m in hand.dealt],
+                    "calls": [action_name(a) for a in hand.calls],
+                    "taker": hand.taker if hand.taker >= 0 else None,
+                    "contract": hand.contract_name() or None,
+                    "tricks": tricks, "outcome": score.outcome,
+                    "scored": list(score.scored)})
+        return {"table": table.id, "preset": table.rules.preset,
+                "seats": view_message(table, -1, self.names)["seats"], "hands": hands}
+
     def finished_record(self, table_id: Any) -> Message:
         """The table's record (RECORD.md) with its finished hands only: every card of a
         finished hand is public; the hand in progress is not."""

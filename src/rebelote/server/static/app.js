@@ -78,6 +78,7 @@ function receive(message) {
     tableId = message.table;
     history.replaceState(null, "", `#table=${tableId}`);
     $("record").href = `/api/tables/${tableId}/record`;
+    $("replay").href = `/replay?table=${tableId}`;
     if (message.tricks && message.tricks.length > shownTricks && shownTricks > 0) {
       holdTrick = message.tricks[message.tricks.length - 1];  // leave it on the table
       setTimeout(() => { holdTrick = null; if (state) render(state); }, 1500);
