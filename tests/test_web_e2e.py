@@ -6,12 +6,19 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.test_server_restart import _free_port, _start
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+HAND_SHOWN = "document.querySelectorAll('#hand button').length > 0"
+
+
+def hand_of(page: Any) -> list[str]:
+    """The cards in hand, by their accessible names (pictures have no text)."""
+    return [b.get_attribute("aria-label") or "" for b in page.query_selector_all("#hand button")]
 
 
 @pytest.fixture
@@ -50,22 +57,22 @@ def test_a_hand_by_clicking_with_a_reload(server: str) -> None:
             cards = page.query_selector_all("#hand button:enabled:not(.illegal)")
             illegal = page.query_selector_all("#hand button.illegal:enabled")
             if illegal and not refused:  # an illegal click explains itself
-                held = page.inner_text("#hand")
+                held = hand_of(page)
                 illegal[0].click()
                 page.wait_for_function("document.querySelector('#error').innerText.length > 0")
                 assert "must" in page.inner_text("#error")
-                assert page.inner_text("#hand") == held  # nothing changed
+                assert hand_of(page) == held  # nothing changed
                 refused = True
                 continue
             if calls:
                 calls[-1].click()
             elif cards:
                 if not reloaded and step > 3:  # mid-hand: reload, the table comes back
-                    held = page.inner_text("#hand")
+                    held = hand_of(page)
                     page.reload()
                     page.wait_for_selector("#table:not([hidden])")
-                    page.wait_for_function("document.querySelector('#hand').innerText.length > 0")
-                    assert page.inner_text("#hand") == held
+                    page.wait_for_function(HAND_SHOWN)
+                    assert hand_of(page) == held
                     reloaded = True
                     continue
                 cards[0].click()
@@ -145,7 +152,8 @@ def test_a_friend_joins_by_invite_link(server: str) -> None:
         ana.wait_for_function("document.querySelector('#seat-west').innerText.includes('guest')"
                               " || document.querySelector('#seat-north').innerText.length > 0")
         ana.click("#fill")  # bots take the two seats left
-        ana.wait_for_function("document.querySelector('#hand').innerText.length > 0")
-        bruno.wait_for_function("document.querySelector('#hand').innerText.length > 0")
-        assert set(ana.inner_text("#hand").split()) != set(bruno.inner_text("#hand").split())
+        ana.wait_for_function(HAND_SHOWN)
+        bruno.wait_for_function(HAND_SHOWN)
+        assert set(hand_of(ana)) != set(hand_of(bruno))
+        assert ana.query_selector("#hand svg use") is not None  # the card pictures
         browser.close()

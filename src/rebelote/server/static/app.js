@@ -11,9 +11,42 @@ let state = null;
 let shownTricks = 0;
 let holdTrick = null;  // a finished trick left on the table for a moment
 
+// Deck styles (display only), as rebelote.decks: index letters by tradition, or pictures.
+const RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"];
+const STYLE_RANKS = {
+  french: ["7", "8", "9", "10", "V", "D", "R", "A"],
+  international: RANKS,
+  german: ["7", "8", "9", "10", "U", "O", "K", "A"],
+  spanish: ["4", "5", "6", "7", "S", "C", "R", "A"],
+};
+const SPANISH_SUITS = { S: " espadas", H: " copas", D: " oros", C: " bastos" };
+const PICTURE = { S: "spade", H: "heart", D: "diamond", C: "club" };
+const PICTURE_RANK = { A: "1", J: "jack", Q: "queen", K: "king" };
+let deck = localStorage.getItem("rebelote-deck") || "pictures";
+
 function label(card) {
   const suit = card.slice(-1);
-  return card.slice(0, -1) + (SYMBOL[suit] || suit);
+  const rank = RANKS.indexOf(card.slice(0, -1));
+  const style = deck === "pictures" ? "international" : deck;
+  const shown = STYLE_RANKS[style][rank];
+  return deck === "spanish" ? shown + SPANISH_SUITS[suit] : shown + (SYMBOL[suit] || suit);
+}
+
+function cardFace(card) {
+  // A picture from svg-cards (LGPL, static/cards), or the card's label.
+  if (deck !== "pictures") return document.createTextNode(label(card));
+  const rank = card.slice(0, -1);
+  const id = `${PICTURE[card.slice(-1)]}_${PICTURE_RANK[rank] || rank}`;
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 169.075 244.64");
+  svg.setAttribute("class", "card-picture");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label(card));
+  const use = document.createElementNS(ns, "use");
+  use.setAttribute("href", `/static/cards/svg-cards.svg#${id}`);
+  svg.append(use);
+  return svg;
 }
 
 async function signedIn() {
@@ -129,7 +162,9 @@ function render(s) {
   $("calls").replaceChildren(...(s.phase === "auction" && yourTurn ? s.legal : [])
     .map((call) => button(call, () => act(call))));
   $("hand").replaceChildren(...(s.hand || []).map((card, i) => {
-    const b = button(label(card), () => act(card));
+    const b = button("", () => act(card));
+    b.append(cardFace(card));
+    b.setAttribute("aria-label", label(card));
     b.title = `key ${i + 1}`;
     if ("HD".includes(card.slice(-1))) b.classList.add("red");
     // Not-legal cards stay clickable: the server's refusal explains why.
@@ -171,4 +206,10 @@ $("create").onclick = () => {
 };
 $("fill").onclick = () => send({ type: "bots", table: tableId, level: $("level").value });
 $("hint").onclick = () => send({ type: "hint", table: tableId });
+$("deck").value = deck;
+$("deck").onchange = () => {
+  deck = $("deck").value;
+  localStorage.setItem("rebelote-deck", deck);
+  if (state) render(state);
+};
 signedIn();
