@@ -157,3 +157,26 @@ def test_a_friend_joins_by_invite_link(server: str) -> None:
         assert set(hand_of(ana)) != set(hand_of(bruno))
         assert ana.query_selector("#hand svg use") is not None  # the card pictures
         browser.close()
+
+
+def test_the_interface_in_french(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        page.goto(server)
+        page.select_option("#lang", "fr")
+        assert page.inner_text("#guest") == "Jouer en invité"
+        page.fill("#nickname", "Zoé")
+        page.click("#guest")
+        page.wait_for_selector("#lobby:not([hidden])")
+        assert page.inner_text("#create") == "Créer la table"
+        page.select_option("#deck", "spanish")
+        page.click("#create")
+        page.wait_for_function(HAND_SHOWN)
+        assert "totaux" in page.inner_text("#status")
+        labels = " ".join(hand_of(page))
+        assert any(word in labels for word in ("oros", "copas", "espadas", "bastos"))
+        browser.close()

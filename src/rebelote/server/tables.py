@@ -49,9 +49,10 @@ STAND_IN_AFTER_S = 10.0
 class ServiceError(ValueError):
     """A message the server refuses; ``code`` says why, for clients."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.rule = rule  # the engine's rule, for an illegal action
 
 
 @dataclass
@@ -160,7 +161,10 @@ class TableService:
             out = self._handle(player, message)
         except ServiceError as exc:
             assert not self._pending  # a refused message records nothing
-            return [(player, {"type": "error", "code": exc.code, "message": str(exc)})]
+            error: Message = {"type": "error", "code": exc.code, "message": str(exc)}
+            if exc.rule:
+                error["rule"] = exc.rule
+            return [(player, error)]
         self._commit()  # every action this message caused, before anyone hears of it
         return out
 
@@ -273,8 +277,10 @@ class TableService:
             if action < 0:
                 raise ServiceError("bad_message", f"{text!r} is not a call or a card")
             probe.apply(action, seat)
-        except (IllegalAction, CardError) as exc:
-            raise ServiceError("illegal", str(exc)) from None
+        except IllegalAction as exc:
+            raise ServiceError("illegal", str(exc), exc.rule) from None
+        except CardError as exc:
+            raise ServiceError("illegal", str(exc), "card notation") from None
         self._record(table, "act", {"seat": seat, "action": action_name(action)})
         self._progress(table)
 

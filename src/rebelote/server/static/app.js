@@ -63,13 +63,13 @@ async function signedIn() {
 
 async function refreshLobby() {
   const tables = await (await fetch("/api/tables")).json();
-  $("tables").replaceChildren(...tables.map((t) => {
+  $("tables").replaceChildren(...tables.map((tb) => {
     const li = document.createElement("li");
     const join = document.createElement("button");
-    join.textContent = `${t.preset} to ${t.target}, free seats: ${t.free.join(", ") || "none"}`;
-    join.disabled = t.free.length === 0;
-    join.onclick = () => send({ type: "join", table: t.table });
-    const watch = button("watch", () => send({ type: "watch", table: t.table }));
+    join.textContent = `${tb.preset} → ${tb.target}, ${t("free")}: ${tb.free.join(", ") || "—"}`;
+    join.disabled = tb.free.length === 0;
+    join.onclick = () => send({ type: "join", table: tb.table });
+    const watch = button(t("watch"), () => send({ type: "watch", table: tb.table }));
     li.append(join, " ", watch);
     return li;
   }));
@@ -91,7 +91,7 @@ function send(message) { socket.send(JSON.stringify(message)); }
 function receive(message) {
   if (message.type === "error") {
     if (message.code === "seated" && tableId) { send({ type: "sync", table: tableId }); return; }
-    $("error").textContent = message.message;
+    $("error").textContent = reason(message);
     return;
   }
   if (message.type === "created") {
@@ -138,15 +138,16 @@ function render(s) {
   $("hint-text").textContent = "";
   const yourTurn = s.turn === s.seat && s.seat >= 0;
   const over = s.winner !== null && s.winner !== undefined;
-  $("status").textContent = s.phase === "waiting" ? "Waiting for players…" :
-    `${s.preset} · totals ${s.totals.join(" – ")}` + (s.reserve ? ` · reserve ${s.reserve}` : "") +
-    (s.contract ? ` · trump ${SYMBOL[s.contract] || s.contract}` : "") +
-    (over ? ` · team ${s.winner} wins` : yourTurn ? " · your turn" : "");
+  $("status").textContent = s.phase === "waiting" ? t("waiting") :
+    `${s.preset} · ${t("totals")} ${s.totals.join(" – ")}` +
+    (s.reserve ? ` · ${t("reserve")} ${s.reserve}` : "") +
+    (s.contract ? ` · ${t("trump")} ${SYMBOL[s.contract] || s.contract}` : "") +
+    (over ? ` · ${t("team")} ${s.winner} ${t("wins")}` : yourTurn ? ` · ${t("yourTurn")}` : "");
   for (const p of PLACES) $(`seat-${p}`).textContent = "";
   s.seats.forEach((who, seat) => {
     const bits = [who || "(free)"];
-    if (seat === s.dealer) bits.push("deals");
-    if (seat === s.taker) bits.push("★ took");
+    if (seat === s.dealer) bits.push(t("deals"));
+    if (seat === s.taker) bits.push(`★ ${t("took")}`);
     if (seat === s.turn) bits.push("◀");
     const calls = (s.calls || []).filter((_, i) => (s.dealer + 1 + i) % s.seats.length === seat);
     if (s.phase === "auction" && calls.length) bits.push(calls[calls.length - 1]);
@@ -157,10 +158,10 @@ function render(s) {
   const trick = holdTrick || s.trick;
   $("trick").textContent = trick ? trick.cards.map((c, i) =>
     `${place((trick.leader + i) % s.seats.length)}: ${label(c)}`).join("   ") :
-    (s.retourne && s.phase === "auction" ? `retourne ${label(s.retourne)}` : "");
+    (s.retourne && s.phase === "auction" ? `${t("retourne")} ${label(s.retourne)}` : "");
   const legal = new Set(s.legal || []);
   $("calls").replaceChildren(...(s.phase === "auction" && yourTurn ? s.legal : [])
-    .map((call) => button(call, () => act(call))));
+    .map((call) => button(["pass", "take"].includes(call) ? t(call) : call, () => act(call))));
   $("hand").replaceChildren(...(s.hand || []).map((card, i) => {
     const b = button("", () => act(card));
     b.append(cardFace(card));
@@ -173,7 +174,7 @@ function render(s) {
     b.dataset.card = card;
     return b;
   }));
-  $("scores").textContent = (s.scores || []).map((x, i) => `hand ${i + 1}: ${x.join(" – ")}`)
+  $("scores").textContent = (s.scores || []).map((x, i) => `${t("hand")} ${i + 1}: ${x.join(" – ")}`)
     .join(" · ");
 }
 
@@ -206,6 +207,14 @@ $("create").onclick = () => {
 };
 $("fill").onclick = () => send({ type: "bots", table: tableId, level: $("level").value });
 $("hint").onclick = () => send({ type: "hint", table: tableId });
+$("lang").value = lang;
+$("lang").onchange = () => {
+  lang = $("lang").value;
+  localStorage.setItem("rebelote-lang", lang);
+  translatePage();
+  if (state) render(state);
+};
+translatePage();
 $("deck").value = deck;
 $("deck").onchange = () => {
   deck = $("deck").value;
