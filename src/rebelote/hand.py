@@ -27,6 +27,7 @@ from rebelote.cards import (
     SUIT_NAMES,
     WIN_VALUE,
     Card,
+    CardError,
     CardSet,
     card_name,
     cards_of,
@@ -122,6 +123,11 @@ def action_name(action: int) -> str:
 def parse_action(text: str) -> int:
     """Parse a card or a call in record notation (``pass``, ``take``, ``S``, ``SA``, ``10H``)."""
     t = text.strip().lower() if isinstance(text, str) else ""
+    if 2 <= len(t) <= 3 and t not in ("sa", "ta"):  # most often a card: try it first
+        try:
+            return parse_card(text)
+        except CardError:
+            pass
     if t == "pass":
         return PASS
     if t == "take":

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, create_engine, event, select
+from sqlalchemy import ForeignKey, String, Text, create_engine, event, insert, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -101,10 +101,11 @@ class Store:
     def append(self, actions: list[tuple[str, int, str, dict[str, Any]]]) -> None:
         """Commit actions (table, seq, kind, payload) in one transaction, before anyone
         hears of them."""
-        with Session(self.engine) as session, session.begin():
-            for table_id, seq, kind, payload in actions:
-                session.add(ActionRow(table_id=table_id, seq=seq, kind=kind,
-                                      payload=json.dumps(payload)))
+        now = datetime.now(UTC)
+        rows = [{"table_id": table_id, "seq": seq, "kind": kind, "payload": json.dumps(payload),
+                 "created_at": now} for table_id, seq, kind, payload in actions]
+        with self.engine.begin() as connection:  # one Core insert: no ORM bookkeeping
+            connection.execute(insert(ActionRow), rows)
 
     def add_account(self, account_id: str, name: str, password_hash: str) -> bool:
         """A new account; False if the name is taken."""
