@@ -178,3 +178,13 @@ def test_history_for_the_replay_viewer(tmp_path: Path) -> None:
         c for t in first["tricks"] for c in t["cards"])  # every card, all hands shown
     assert client.get("/replay").status_code == 200
     assert client.get("/api/tables/nope/history").status_code == 404
+
+
+def test_statistics_page_and_ratings(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    assert client.get("/api/stats").status_code == 400  # whose?
+    _sign_in(client, "Ana")
+    mine = client.get("/api/stats").json()
+    assert mine["games"] == 0 and mine["rating"] is None
+    assert client.get("/api/ratings").json() == []
+    assert "Ratings" in client.get("/stats").text

@@ -197,6 +197,13 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         return JSONResponse(service.stats(player) | {
             "rating": service.ratings().get(player)})
 
+    async def ratings(request: Request) -> Response:
+        board = sorted(service.ratings().items(), key=lambda kv: -kv[1]["ordinal"])
+        return JSONResponse([{"player": service.names.get(p, p)} | r for p, r in board])
+
+    async def stats_page(request: Request) -> Response:
+        return FileResponse(STATIC / "stats.html")
+
     async def socket(websocket: WebSocket) -> None:
         player = websocket.session.get("player")
         if not player:
@@ -253,6 +260,8 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         Route("/replay", replay_page),
         Route("/api/score/game", score_game, methods=["POST"]),
         Route("/api/stats", stats),
+        Route("/api/ratings", ratings),
+        Route("/stats", stats_page),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
