@@ -54,3 +54,9 @@ def test_trump_and_plain_orders() -> None:
         assert HIGHER[ALL_TRUMP][spades[i]] == mask_of(spades[:i])
     assert points_table(0)[parse_card("JS")] == 20 and points_table(1)[parse_card("JS")] == 2
     assert points_table(NO_TRUMP)[parse_card("AS")] == 19
+
+
+def test_card_name_refuses_numbers_that_are_not_cards() -> None:
+    for bad in (-1, 32, 99):
+        with pytest.raises(CardError):
+            card_name(bad)

@@ -87,9 +87,14 @@ def rank_of(card: Card) -> int:
     return card & 7
 
 
+_CARD_NAMES: Final = tuple(RANK_NAMES[c & 7] + SUIT_LETTERS[c >> 3] for c in range(32))
+
+
 def card_name(card: Card) -> str:
     """Canonical notation: rank then suit letter, e.g. ``JS``, ``10H``."""
-    return RANK_NAMES[card & 7] + SUIT_LETTERS[card >> 3]
+    if not 0 <= card < 32:
+        raise CardError(f"{card!r} is not a card number (0..31)")
+    return _CARD_NAMES[card]
 
 
 def parse_card(text: str) -> Card:

@@ -331,7 +331,9 @@ def serve(
 
     from rebelote.server.app import create_app
 
-    uvicorn.run(create_app(database), host=host, port=port, log_level="info")
+    # States are small: compressing each WebSocket message costs more than it saves.
+    uvicorn.run(create_app(database), host=host, port=port, log_level="info",
+                ws_per_message_deflate=False)
 
 
 score_app = typer.Typer(

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text, create_engine, event, insert, select
+from sqlalchemy import Connection, ForeignKey, String, Text, create_engine, event, insert, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -82,6 +82,8 @@ class Store:
         self.url = url
         upgrade(url)
         self.engine = create_engine(url)
+        self._writer: Connection | None = None
+        self._insert = insert(ActionRow)
         if url.startswith("sqlite"):
             # Write-ahead log: a commit survives a killed process without waiting for
             # the disk on every action (it may lose the last commits on a power cut).
@@ -104,8 +106,10 @@ class Store:
         now = datetime.now(UTC)
         rows = [{"table_id": table_id, "seq": seq, "kind": kind, "payload": json.dumps(payload),
                  "created_at": now} for table_id, seq, kind, payload in actions]
-        with self.engine.begin() as connection:  # one Core insert: no ORM bookkeeping
-            connection.execute(insert(ActionRow), rows)
+        if self._writer is None:  # one connection kept for the writes
+            self._writer = self.engine.connect()
+        with self._writer.begin():  # one Core insert: no ORM bookkeeping
+            self._writer.execute(self._insert, rows)
 
     def add_account(self, account_id: str, name: str, password_hash: str) -> bool:
         """A new account; False if the name is taken."""
