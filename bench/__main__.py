@@ -53,7 +53,7 @@ def preset_jobs() -> list[tuple[str, list[str]]]:
 
 
 DEALS = ROOT / "bench" / "out" / "deals.json"
-STRENGTH_DEALS = 2000
+STRENGTH_DEALS = int(os.environ.get("REBELOTE_BENCH_DEALS", "2000"))  # smaller: a smoke run
 
 
 def write_deals(count: int = 40, seed: int = 77) -> None:

@@ -12,7 +12,7 @@ tables so that legal moves and trick winners are a few integer operations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 Card = int
@@ -139,11 +139,6 @@ def cards_of(mask: CardSet) -> list[Card]:
         *_SUIT_BYTE_CARDS[2][mask >> 16 & 0xFF],
         *_SUIT_BYTE_CARDS[3][mask >> 24 & 0xFF],
     ]
-
-
-def iter_cards(mask: CardSet) -> Iterator[Card]:
-    """Iterate the cards of a set in increasing card order."""
-    return iter(cards_of(mask))
 
 
 def count(mask: CardSet) -> int:

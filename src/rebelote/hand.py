@@ -1149,10 +1149,3 @@ def _check_cards(cards: Sequence[Sequence[Card]], n: int, allow_five: bool,
                          + (" (or 5 cards in a voided hand)" if allow_five and n != 2 else ""))
     if allow_five and n != 2 and retourne not in seen:
         raise ValueError(f"the retourne {card_name(retourne)} must be in the taker's hand")
-
-
-def card_list(names: Sequence[str]) -> list[Card]:
-    """Parse a list of card names."""
-    return [parse_card(n) for n in names]
-
-
