@@ -16,6 +16,20 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 HAND_SHOWN = "document.querySelectorAll('#hand button').length > 0"
 
 
+def launch(playwright: Any) -> Any:
+    """Debian's Chromium, headless, by path."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=[
+        "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+
+
+def guest(page: Any, server: str, nickname: str) -> None:
+    """Open the platform and sign in as a guest: the lobby shows."""
+    page.goto(server)
+    page.fill("#nickname", nickname)
+    page.click("#guest")
+    page.wait_for_selector("#lobby:not([hidden])")
+
+
 def hand_of(page: Any) -> list[str]:
     """The cards in hand, by their accessible names (pictures have no text)."""
     return [b.get_attribute("aria-label") or "" for b in page.query_selector_all("#hand button")]
@@ -38,13 +52,9 @@ def test_a_hand_by_clicking_with_a_reload(server: str) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 420, "height": 800})  # a phone screen
-        page.goto(server)
-        page.fill("#nickname", "Ana")
-        page.click("#guest")
-        page.wait_for_selector("#lobby:not([hidden])")
+        guest(page, server, "Ana")
         page.click("#create")
         page.wait_for_selector("#table:not([hidden])")
         reloaded = refused = False
@@ -97,8 +107,7 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = launch(p)
         page = browser.new_page()
         page.goto(f"{server}/calculator")
         page.fill("#points", "81")  # we took, 81 each: a litige
@@ -128,13 +137,9 @@ def test_a_friend_joins_by_invite_link(server: str) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = launch(p)
         ana = browser.new_context().new_page()
-        ana.goto(server)
-        ana.fill("#nickname", "Ana")
-        ana.click("#guest")
-        ana.wait_for_selector("#lobby:not([hidden])")
+        guest(ana, server, "Ana")
         ana.check("#private")
         ana.check("#wait")
         ana.click("#create")
@@ -142,10 +147,7 @@ def test_a_friend_joins_by_invite_link(server: str) -> None:
         link = ana.input_value("#invite-link")
         assert "invite=" in link
         bruno = browser.new_context().new_page()  # another browser: another guest
-        bruno.goto(server)
-        bruno.fill("#nickname", "Bruno")
-        bruno.click("#guest")
-        bruno.wait_for_selector("#lobby:not([hidden])")
+        guest(bruno, server, "Bruno")
         bruno.goto(link)
         bruno.reload()
         bruno.wait_for_selector("#table:not([hidden])")
@@ -163,8 +165,7 @@ def test_the_interface_in_french(server: str) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = launch(p)
         page = browser.new_page()
         page.goto(server)
         page.select_option("#lang", "fr")
