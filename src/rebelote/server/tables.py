@@ -46,6 +46,13 @@ STAND_IN_AFTER_S = 10.0
 """A bot stands in for a dropped player only after this long (a reload is no drop)."""
 
 
+def seat_label(who: dict[str, str], names: dict[str, str] | None = None) -> str | None:
+    """Who sits at a seat: a player's display name, ``bot:LEVEL``, or None if free."""
+    if "player" in who:
+        return (names or {}).get(who["player"], who["player"])
+    return f"bot:{who['bot']}" if "bot" in who else None
+
+
 class ServiceError(ValueError):
     """A message the server refuses; ``code`` says why, for clients."""
 
@@ -93,15 +100,9 @@ class Table:
 def view_message(table: Table, seat: int, names: dict[str, str] | None = None) -> Message:
     """What ``seat`` (-1: a spectator) may see of ``table``, as a JSON-ready object;
     ``names`` gives players' display names."""
-    names = names or {}
-
-    def shown(who: dict[str, str]) -> str | None:
-        if "player" in who:
-            return names.get(who["player"], who["player"])
-        return f"bot:{who['bot']}" if "bot" in who else None
-
     out: Message = {"type": "state", "table": table.id, "seat": seat,
-                    "preset": table.rules.preset, "seats": [shown(w) for w in table.seats]}
+                    "preset": table.rules.preset,
+                    "seats": [seat_label(w, names) for w in table.seats]}
     game = table.game
     if game is None or game.current is None:
         out["phase"] = "waiting"
@@ -448,8 +449,7 @@ class TableService:
         record = game_to_record(table.game)
         record["hands"] = [entry for entry, hand in zip(record["hands"], table.game.hands,
                                                          strict=True) if hand.is_over]
-        record["players"] = [who.get("player") or f"bot:{who.get('bot')}"
-                             for who in table.seats]
+        record["players"] = [seat_label(who) for who in table.seats]
         return record
 
     def _side_of(self, table: Table, seat: int) -> int:
@@ -494,7 +494,7 @@ class TableService:
             game = table.game
             if game is None or not game.is_over or game.winner is None:
                 continue
-            names = [who.get("player") or f"bot:{who.get('bot')}" for who in table.seats]
+            names = [seat_label(who) or "" for who in table.seats]
             sides: dict[int, list[str]] = {}
             for seat, name in enumerate(names):
                 sides.setdefault(self._side_of(table, seat), []).append(name)

@@ -12,6 +12,7 @@ import numpy as np
 
 from rebelote.cards import ALL_TRUMP, WIN_VALUE, Card, CardSet, points_table
 from rebelote.hand import PLAY, HandState
+from rebelote.rules import Rules
 from rebelote.solver import kernel as k
 from rebelote.view import SeatView
 
@@ -35,6 +36,24 @@ class Position:
     scale: float  # tout atout "scaled": raw points × 162 / 258
 
 
+def _params(rules: Rules, mode: int, max_team: int, players: int, taker: int
+            ) -> tuple[np.ndarray, float]:
+    """The kernel's rule parameters, and the factor from raw points to the 162 scale
+    (tout atout 'scaled' counts 258 raw points)."""
+    scaled = mode == ALL_TRUMP and rules.all_trump_points == "scaled"
+    raw_per_point = 258 / 162 if scaled else 1.0
+    params = np.zeros(k.N_PARAMS, dtype=np.int64)
+    params[k.P_MODE] = mode
+    params[k.P_UNDERTRUMP] = 1 if rules.undertrump == "required" else 0
+    params[k.P_PARTNER_FREE] = 1 if rules.partner_master_free else 0
+    params[k.P_MAX_TEAM] = max_team
+    params[k.P_CAPOT_BONUS] = round((rules.capot_points - 162) * raw_per_point)
+    params[k.P_LAST_BONUS] = 10
+    params[k.P_PLAYERS] = players
+    params[k.P_TAKER] = taker
+    return params, 1 / raw_per_point
+
+
 def position_of(hand: HandState, max_team: int | None = None) -> Position:
     """The position of a hand in play, valued for ``max_team`` (default: the team of
     the player to move)."""
@@ -51,17 +70,7 @@ def position_of(hand: HandState, max_team: int | None = None) -> Position:
     if max_team is None:
         max_team = team_of(hand.turn)
     rules = hand.rules
-    scaled = hand.mode == ALL_TRUMP and rules.all_trump_points == "scaled"
-    scale = 258 / 162 if scaled else 1.0
-    params = np.zeros(k.N_PARAMS, dtype=np.int64)
-    params[k.P_MODE] = hand.mode
-    params[k.P_UNDERTRUMP] = 1 if rules.undertrump == "required" else 0
-    params[k.P_PARTNER_FREE] = 1 if rules.partner_master_free else 0
-    params[k.P_MAX_TEAM] = max_team
-    params[k.P_CAPOT_BONUS] = round((rules.capot_points - 162) * scale)
-    params[k.P_LAST_BONUS] = 10
-    params[k.P_PLAYERS] = hand.n
-    params[k.P_TAKER] = hand.taker
+    params, scale = _params(rules, hand.mode, max_team, hand.n, hand.taker)
     points = np.array(hand._points, dtype=np.int64)
     trick_points = sum(hand._points[c] for c in hand.trick)
     won = [0, 0]
@@ -70,7 +79,7 @@ def position_of(hand: HandState, max_team: int | None = None) -> Position:
     return Position(hands, n_in, leader, hand.led if n_in else 0,
                     hand.best_card if n_in else 0, hand.best_value if n_in else 0,
                     hand.best_seat if n_in else 0, trick_points, won[0], won[1], params,
-                    points, 1 / scale if scaled else 1.0)
+                    points, scale)
 
 
 class Solver:
@@ -144,20 +153,10 @@ def position_from_view(view: SeatView, hands: list[CardSet], max_team: int) -> P
     for t in view.tricks:
         if t.winner is not None:
             won[team_of(t.winner)] = 1
-    scaled = mode == ALL_TRUMP and rules.all_trump_points == "scaled"
-    scale = 258 / 162 if scaled else 1.0
-    params = np.zeros(k.N_PARAMS, dtype=np.int64)
-    params[k.P_MODE] = mode
-    params[k.P_UNDERTRUMP] = 1 if rules.undertrump == "required" else 0
-    params[k.P_PARTNER_FREE] = 1 if rules.partner_master_free else 0
-    params[k.P_MAX_TEAM] = max_team
-    params[k.P_CAPOT_BONUS] = round((rules.capot_points - 162) * scale)
-    params[k.P_LAST_BONUS] = 10
-    params[k.P_PLAYERS] = n
-    params[k.P_TAKER] = view.taker
+    params, scale = _params(rules, mode, max_team, n, view.taker)
     return Position(arr, len(cards), leader, led, best_card, best_value, best_seat,
                     sum(pts[c] for c in cards), won[0], won[1], params,
-                    np.array(pts, dtype=np.int64), 1 / scale if scaled else 1.0)
+                    np.array(pts, dtype=np.int64), scale)
 
 
 def child_position(pos: Position, card: Card) -> tuple[Position, int]:
