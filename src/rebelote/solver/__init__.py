@@ -102,7 +102,8 @@ class Solver:
         return int(k.solve_window(pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led,
                                   pos.best_card, pos.best_value, pos.best_seat,
                                   pos.trick_points, pos.won0, pos.won1, pos.params, pos.points,
-                                  self.table, self._next_generation(), self.stats, 81))
+                                  self.table, self._next_generation(), self.stats, -1,
+                                  *k.new_heuristics()))
 
     def move_values(self, pos: Position) -> dict[Card, int]:
         """The raw value of each legal card of the player to move."""

@@ -41,14 +41,17 @@ ORDER_TABLE = _order_table()
 N_PARAMS = 8
 MAX_DEPTH = 40
 
-TT_BITS = 20
+TT_BITS = 18
 TT_SIZE = 1 << TT_BITS
 INF = 1 << 20
+ASPIRATION = 8  # points either side of a sibling's value
 
 
 def new_table() -> np.ndarray:
-    """A transposition table: rows of (key1, key2, meta, lower, upper, move, generation)."""
-    return np.zeros((TT_SIZE, 7), dtype=np.int64)
+    """A transposition table: rows of (key, data). The key is the cards still out and the
+    trick's state; data packs lower bound + 1 (13 bits), upper bound (13 bits), best
+    move + 1 (6 bits) and the solve's generation (from bit 32)."""
+    return np.zeros((TT_SIZE, 2), dtype=np.int64)
 
 
 # -- rules --------------------------------------------------------------------------------
@@ -140,21 +143,30 @@ def gen_moves(legal: int, own: int, outside: int, mode: int, points: np.ndarray,
     return n
 
 
+@njit(cache=True)
+def new_heuristics() -> tuple[np.ndarray, np.ndarray]:
+    """Move-ordering memory shared by the searches of one solve: history counts per
+    seat and card, two killer cards per depth."""
+    return np.zeros((4, 32), dtype=np.int64), np.full((MAX_DEPTH, 2), -1, dtype=np.int64)
+
+
 # -- the search ---------------------------------------------------------------------------
 
 
 @njit(cache=True, inline="always")
-def _hash(h0: int, h1: int, h2: int, h3: int, meta: int) -> int:
-    x = (h0 * 0x1E3779B97F4A7C15) ^ (h1 * 0x42B2AE3D27D4EB4F) ^ (h2 * 0x165667B19E3779F9)
-    x ^= (h3 * 0x27D4EB2F165667C5) ^ (meta * 0x14D049BB133111EB)
+def _hash(key: int) -> int:
+    x = key * 0x1E3779B97F4A7C15
     x ^= x >> 29
+    x *= 0x14D049BB133111EB
+    x ^= x >> 32
     return x & (TT_SIZE - 1)
 
 
 # Frame fields of the explicit search stack.
 (F_N, F_LEADER, F_LED, F_BCARD, F_BVAL, F_BSEAT, F_TPTS, F_WON0, F_WON1, F_ALPHA, F_BETA,
- F_A0, F_B0, F_BEST, F_BMOVE, F_I, F_NMOVES, F_PLAYER, F_MAX, F_SLOT, F_META, F_GAIN) = range(22)
-N_FIELDS = 22
+ F_A0, F_B0, F_BEST, F_BMOVE, F_I, F_NMOVES, F_PLAYER, F_MAX, F_SLOT, F_KEY, F_GAIN,
+ F_RPTS, F_SCOUT, F_RESEARCH) = range(25)
+N_FIELDS = 25
 
 
 @njit(cache=True, inline="always")
@@ -168,7 +180,7 @@ def _team(seat: int, players: int, taker: int) -> int:
 def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
            best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
            alpha: int, beta: int, params: np.ndarray, points: np.ndarray, tt: np.ndarray,
-           gen: int, stats: np.ndarray) -> int:
+           gen: int, stats: np.ndarray, history: np.ndarray, killers: np.ndarray) -> int:
     """Fail-soft alpha-beta, iterative: the points ``max_team`` collects from here on
     (dix de der and capot bonus included) with best play by everyone."""
     mode = params[P_MODE]
@@ -184,10 +196,6 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
     fr = np.zeros((MAX_DEPTH, N_FIELDS), dtype=np.int64)
     mv = np.zeros((MAX_DEPTH, 8), dtype=np.int64)
     keys = np.zeros(8, dtype=np.int64)
-    history = np.zeros((4, 32), dtype=np.int64)
-    total_points = 0
-    for c in range(32):
-        total_points += points[c]
     d = 0
     f = fr[0]
     f[F_N] = n_in_trick
@@ -201,6 +209,12 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
     f[F_WON1] = won1
     f[F_ALPHA] = alpha
     f[F_BETA] = beta
+    rpts = 0
+    m = hands[0] | hands[1] | hands[2] | hands[3]
+    while m != 0:
+        rpts += points[lowest_bit_index(m)]
+        m &= m - 1
+    f[F_RPTS] = rpts
     entering = True
     ret = 0
     while True:
@@ -216,80 +230,76 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
             f[F_SLOT] = -1
             tt_move = -1
             done = False
-            if n == 0:
-                if remaining == 0:
-                    ret = 0
-                    if max_team == 0 and f[F_WON1] == 0 and f[F_WON0] != 0:
-                        ret = capot_bonus
-                    if max_team == 1 and f[F_WON0] == 0 and f[F_WON1] != 0:
-                        ret = capot_bonus
+            theirs = f[F_WON1] if max_team == 0 else f[F_WON0]
+            if n == 0 and remaining == 0:
+                ours = f[F_WON0] if max_team == 0 else f[F_WON1]
+                ret = capot_bonus if (ours != 0 and theirs == 0) else 0
+                done = True
+            else:
+                # Bound: max_team cannot collect more than the points still out.
+                upper_bound = (f[F_TPTS] + f[F_RPTS] + last_bonus
+                               + (capot_bonus if theirs == 0 else 0))
+                if upper_bound <= a:
+                    ret = upper_bound
                     done = True
+                elif n == 0 and popcount(remaining) == players:  # last trick: no choice
+                    lead = f[F_LEADER]
+                    c = lowest_bit_index(hands[lead])
+                    lsuit = c >> 3
+                    bv = win[c]
+                    bs = lead
+                    tp = points[c] + last_bonus
+                    for k2 in range(1, players):
+                        s2 = (lead + k2) % players
+                        c2 = lowest_bit_index(hands[s2])
+                        tp += points[c2]
+                        v2 = trick_value(c2, lsuit, win)
+                        if v2 > bv:
+                            bv = v2
+                            bs = s2
+                    wt = _team(bs, players, taker)
+                    ret = tp if wt == max_team else 0
+                    w0 = f[F_WON0] | (1 if wt == 0 else 0)
+                    w1 = f[F_WON1] | (1 if wt == 1 else 0)
+                    if (max_team == 0 and w1 == 0) or (max_team == 1 and w0 == 0):
+                        ret += capot_bonus
+                    done = True
+                elif n == players - 1:
+                    if upper_bound < b:
+                        b = upper_bound
                 else:
-                    # Bounds: max_team cannot collect more than the points still out.
-                    out_points = 0
-                    m = remaining
-                    while m != 0:
-                        c = lowest_bit_index(m)
-                        m &= m - 1
-                        out_points += points[c]
-                    theirs = f[F_WON1] if max_team == 0 else f[F_WON0]
-                    upper_bound = out_points + last_bonus + (capot_bonus if theirs == 0 else 0)
-                    lower_bound = 0
-                    if upper_bound <= a:
-                        ret = upper_bound
-                        done = True
-                    elif popcount(remaining) == players:  # the last trick: no choice left
-                        lead = f[F_LEADER]
-                        c = lowest_bit_index(hands[lead])
-                        lsuit = c >> 3
-                        bv = win[c]
-                        bs = lead
-                        tp = points[c] + last_bonus
-                        for k2 in range(1, players):
-                            s2 = (lead + k2) % players
-                            c2 = lowest_bit_index(hands[s2])
-                            tp += points[c2]
-                            v2 = trick_value(c2, lsuit, win)
-                            if v2 > bv:
-                                bv = v2
-                                bs = s2
-                        wt = _team(bs, players, taker)
-                        ret = tp if wt == max_team else 0
-                        w0 = f[F_WON0] | (1 if wt == 0 else 0)
-                        w1 = f[F_WON1] | (1 if wt == 1 else 0)
-                        if (max_team == 0 and w1 == 0) or (max_team == 1 and w0 == 0):
-                            ret += capot_bonus
-                        done = True
-                    elif lower_bound >= b:
-                        ret = lower_bound
-                        done = True
-                    else:
-                        meta = f[F_LEADER] | (f[F_WON0] << 2) | (f[F_WON1] << 3) | (max_team << 4)
-                        slot = _hash(hands[0], hands[1], hands[2], hands[3], meta)
-                        f[F_SLOT] = slot
-                        f[F_META] = meta
-                        e = tt[slot]
-                        stats[2] += 1
-                        if (e[6] == gen and e[0] == (hands[0] | (hands[1] << 32))
-                                and e[1] == (hands[2] | (hands[3] << 32)) and e[2] == meta):
-                            stats[3] += 1
-                            if e[3] >= b:
-                                ret = e[3]
-                                done = True
-                            elif e[4] <= a:
-                                ret = e[4]
-                                done = True
-                            else:
-                                if e[3] > a:
-                                    a = e[3]
-                                if e[4] < b:
-                                    b = e[4]
-                                tt_move = e[5]
-                        if not done and upper_bound < b:
-                            b = upper_bound
-                        if not done and a >= b:
-                            ret = a
+                    if upper_bound < b:
+                        b = upper_bound
+                    # Within one solve every card has a fixed owner, so the cards still
+                    # out and the trick's state identify the position exactly.
+                    key = remaining | ((f[F_LEADER] | (n << 2) | (f[F_LED] << 4)
+                                        | (f[F_BCARD] << 6) | (f[F_BSEAT] << 11)
+                                        | (f[F_TPTS] << 13) | (f[F_WON0] << 22)
+                                        | (f[F_WON1] << 23)) << 32)
+                    slot = _hash(key)
+                    f[F_SLOT] = slot
+                    f[F_KEY] = key
+                    stats[2] += 1
+                    if tt[slot, 0] == key and (tt[slot, 1] >> 32) == gen:
+                        stats[3] += 1
+                        data = tt[slot, 1]
+                        lo = (data & 0x1FFF) - 1
+                        up = (data >> 13) & 0x1FFF
+                        if lo >= b:
+                            ret = lo
                             done = True
+                        elif up <= a:
+                            ret = up
+                            done = True
+                        else:
+                            if lo > a:
+                                a = lo
+                            if up < b:
+                                b = up
+                            tt_move = ((data >> 26) & 0x3F) - 1
+                    if not done and a >= b:
+                        ret = a
+                        done = True
             if done:
                 # return ret to the parent
                 if d == 0:
@@ -316,7 +326,11 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 for i in range(nm):
                     c = moves[i]
                     if c == tt_move:
-                        k = 1 << 40
+                        k = 1 << 60
+                    elif c == killers[d, 0]:
+                        k = 1 << 59
+                    elif c == killers[d, 1]:
+                        k = 1 << 58
                     elif n == 0:
                         if higher[c] & outside == 0:  # a master card: lead it, richest first
                             k = 1000 + points[c] * 8 + win[c]
@@ -350,6 +364,8 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 f[F_MAX] = maximizing
                 f[F_BEST] = -INF if maximizing else INF
                 f[F_BMOVE] = -1
+                f[F_SCOUT] = 0
+                f[F_RESEARCH] = 0
                 ret = 0
                 f[F_GAIN] = -1  # marks: no child returned yet
         # -- at frame d: take the returned value of the child (if any), then the next move
@@ -357,20 +373,23 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
             c = mv[d, f[F_I]]
             hands[f[F_PLAYER]] ^= 1 << c
             value = ret + f[F_GAIN]
-            if f[F_MAX]:
-                if value > f[F_BEST]:
-                    f[F_BEST] = value
-                    f[F_BMOVE] = c
-                if f[F_BEST] > f[F_ALPHA]:
-                    f[F_ALPHA] = f[F_BEST]
-            else:
-                if value < f[F_BEST]:
-                    f[F_BEST] = value
-                    f[F_BMOVE] = c
-                if f[F_BEST] < f[F_BETA]:
-                    f[F_BETA] = f[F_BEST]
-            f[F_I] += 1
             f[F_GAIN] = -1
+            if f[F_SCOUT] and f[F_ALPHA] < value < f[F_BETA]:
+                f[F_RESEARCH] = 1  # the null window failed inside the window: search again
+            else:
+                if f[F_MAX]:
+                    if value > f[F_BEST]:
+                        f[F_BEST] = value
+                        f[F_BMOVE] = c
+                    if f[F_BEST] > f[F_ALPHA]:
+                        f[F_ALPHA] = f[F_BEST]
+                else:
+                    if value < f[F_BEST]:
+                        f[F_BEST] = value
+                        f[F_BMOVE] = c
+                    if f[F_BEST] < f[F_BETA]:
+                        f[F_BETA] = f[F_BEST]
+                f[F_I] += 1
         if f[F_I] < f[F_NMOVES] and f[F_ALPHA] < f[F_BETA]:
             c = mv[d, f[F_I]]
             player = f[F_PLAYER]
@@ -419,8 +438,21 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 g[F_TPTS] = pts
                 g[F_WON0] = f[F_WON0]
                 g[F_WON1] = f[F_WON1]
-            g[F_ALPHA] = f[F_ALPHA] - gain
-            g[F_BETA] = f[F_BETA] - gain
+            ga = f[F_ALPHA]
+            gb = f[F_BETA]
+            # Principal variation search: after the first move, a null window first.
+            if f[F_I] > 0 and gb - ga > 1 and f[F_RESEARCH] == 0:
+                f[F_SCOUT] = 1
+                if f[F_MAX]:
+                    gb = ga + 1
+                else:
+                    ga = gb - 1
+            else:
+                f[F_SCOUT] = 0
+            f[F_RESEARCH] = 0
+            g[F_ALPHA] = ga - gain
+            g[F_BETA] = gb - gain
+            g[F_RPTS] = f[F_RPTS] - points[c]
             f[F_GAIN] = gain
             d += 1
             entering = True
@@ -428,24 +460,20 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
         # -- all moves tried (or cut off): store and return
         best = f[F_BEST]
         if f[F_ALPHA] >= f[F_BETA] and f[F_BMOVE] >= 0:
-            history[f[F_PLAYER], f[F_BMOVE]] += 1 + (32 - d)
+            history[f[F_PLAYER], f[F_BMOVE]] += (33 - d) * (33 - d)
+            if killers[d, 0] != f[F_BMOVE]:
+                killers[d, 1] = killers[d, 0]
+                killers[d, 0] = f[F_BMOVE]
         slot = f[F_SLOT]
         if slot >= 0:
-            e = tt[slot]
-            e[0] = hands[0] | (hands[1] << 32)
-            e[1] = hands[2] | (hands[3] << 32)
-            e[2] = f[F_META]
             if best <= f[F_A0]:
-                e[3] = -INF
-                e[4] = best
+                lo, up = -1, best
             elif best >= f[F_B0]:
-                e[3] = best
-                e[4] = INF
+                lo, up = best, 0x1FFF
             else:
-                e[3] = best
-                e[4] = best
-            e[5] = f[F_BMOVE]
-            e[6] = gen
+                lo, up = best, best
+            tt[slot, 0] = f[F_KEY]
+            tt[slot, 1] = (lo + 1) | (up << 13) | ((f[F_BMOVE] + 1) << 26) | (gen << 32)
         ret = best
         if d == 0:
             return ret
@@ -456,22 +484,25 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
 def solve_window(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
                  best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
                  params: np.ndarray, points: np.ndarray, tt: np.ndarray, gen: int,
-                 stats: np.ndarray, guess: int) -> int:
-    """The exact value by null-window searches on points: bisection of the value range,
-    each fail-soft answer tightening a bound (``guess`` opens the first window)."""
-    lower = 0
-    upper = 400
-    b = guess if 0 < guess < 400 else 81
-    while lower < upper:
+                 stats: np.ndarray, guess: int, history: np.ndarray, killers: np.ndarray
+                 ) -> int:
+    """The exact value. With a ``guess`` (>= 0; the value of a sibling move), an aspiration
+    window of ±``ASPIRATION`` points around it first, widened on the failing side;
+    without one, the full window. (Measured on 40 full deals against bisection by null
+    windows: half the nodes.)"""
+    a = guess - ASPIRATION if guess > ASPIRATION else -1
+    b = guess + ASPIRATION if guess >= 0 else 0x1FFF
+    while True:
         stats[1] += 1
         g = search(hands, n_in_trick, leader, led, best_card, best_value, best_seat,
-                   trick_points, won0, won1, b - 1, b, params, points, tt, gen, stats)
-        if g < b:
-            upper = g
+                   trick_points, won0, won1, a, b, params, points, tt, gen, stats,
+                   history, killers)
+        if a < g < b or (g <= a and a < 0) or (g >= b and b >= 0x1FFF):
+            return g
+        if g <= a:
+            a, b = -1, g + 1
         else:
-            lower = g
-        b = (lower + upper + 1) // 2
-    return lower
+            a, b = g - 1, 0x1FFF
 
 
 @njit(cache=True)
@@ -489,8 +520,9 @@ def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_
     legal = legal_mask(own, n_in_trick, led, best_card, best_value, best_seat, player, mode,
                        params[P_UNDERTRUMP], params[P_PARTNER_FREE], players,
                        HIGHER_TABLE[mode], SUIT_MASKS)
+    history, killers = new_heuristics()
     n = 0
-    guess = 81
+    guess = -1
     m = legal
     while m != 0:
         c = lowest_bit_index(m)
@@ -515,10 +547,12 @@ def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_
             value = gain + solve_window(hands, 0, nbs, 0, 0, 0, 0, 0,
                                         won0 | (1 if wteam == 0 else 0),
                                         won1 | (1 if wteam == 1 else 0),
-                                        params, points, tt, gen, stats, guess - gain)
+                                        params, points, tt, gen, stats, guess - gain,
+                                        history, killers)
         else:
             value = solve_window(hands, n_in_trick + 1, leader, nled, nbc, nbv, nbs, pts,
-                                 won0, won1, params, points, tt, gen, stats, guess)
+                                 won0, won1, params, points, tt, gen, stats, guess,
+                                 history, killers)
         hands[player] ^= bit
         guess = value
         out_cards[n] = c
