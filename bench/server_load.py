@@ -3,7 +3,9 @@
 one JSON line: actions per second, latency from an action to its broadcast (p50, p99),
 server memory per table, messages dropped.
 
-``python -m bench.server_load [TABLES] [SECONDS]``
+``python -m bench.server_load [TABLES] [SECONDS] [WORKERS]``: with WORKERS > 1, the
+scale-out mode (``rebelote serve --workers N --redis URL``, a Redis of its own), clients
+spread over the processes by the kernel as for any load balancer.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.test_server_restart import _free_port, _start
+from tests.servers import free_port, redis_server, start_server
 
 
 def rss_kb(pid: int) -> int:
@@ -120,16 +122,33 @@ async def load(port: int, tables: int, seconds: float) -> dict[str, Any]:
             "errors": sum(p.errors for p, _ in players)}
 
 
+def server_rss_kb(pid: int) -> int:
+    """Resident memory of the server: the process and its workers."""
+    total = rss_kb(pid)
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        for child in children.read_text().split():
+            total += server_rss_kb(int(child))
+    return total
+
+
 def main() -> None:
     tables = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
-    with tempfile.TemporaryDirectory() as tmp:
-        port = _free_port()
-        proc = _start(port, Path(tmp) / "load.sqlite")
+    workers = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    with tempfile.TemporaryDirectory() as tmp, redis_server(Path(tmp)) as redis_url:
+        if workers > 1 and redis_url is None:
+            print(json.dumps({"error": "redis-server is not installed"}))
+            return
+        port = free_port()
+        proc = start_server(port, Path(tmp) / "load.sqlite",
+                            redis_url if workers > 1 else None, workers)
         try:
-            base = rss_kb(proc.pid)
+            time.sleep(1.0 if workers > 1 else 0)  # every worker up
+            base = server_rss_kb(proc.pid)
             result = asyncio.run(load(port, tables, seconds))
-            result["memory_per_table_kb"] = (rss_kb(proc.pid) - base) / tables
+            result["memory_per_table_kb"] = (server_rss_kb(proc.pid) - base) / tables
+            result["workers"] = workers
         finally:
             proc.terminate()
             proc.wait(timeout=10)

@@ -4,40 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _start(port: int, db: Path) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-m", "rebelote", "serve", "--port", str(port),
-                             "--database", f"sqlite:///{db}"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env=dict(os.environ, PYTHONUNBUFFERED="1",
-                                     XDG_DATA_HOME=str(db.parent / "data")))
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)
-            return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("the server did not start")
+from tests.servers import free_port as _free_port
+from tests.servers import start_server as _start
 
 
 def _guest(port: int) -> str:

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_server_restart import _free_port, _start
+from tests.servers import free_port as _free_port
+from tests.servers import start_server as _start
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 HAND_SHOWN = "document.querySelectorAll('#hand button').length > 0"

@@ -325,15 +325,36 @@ def serve(
     port: Annotated[int, typer.Option(help="Port.")] = 8000,
     database: Annotated[str | None, typer.Option(
         help="SQLAlchemy URL (default: SQLite in ~/.local/share/rebelote).")] = None,
+    redis: Annotated[str | None, typer.Option(
+        help="Redis URL: the scale-out mode (several processes, here or on other "
+             "machines, share the database and this Redis).")] = None,
+    workers: Annotated[int, typer.Option(
+        min=1, help="Server processes on this machine (more than one needs --redis).")] = 1,
 ) -> None:
-    """The web platform (work in progress: tables against bots in the browser)."""
+    """The web platform: lobby, tables with bots and friends, history, statistics."""
+    import os
+
     import uvicorn
 
-    from rebelote.server.app import create_app
+    from rebelote.server.app import create_app, default_database_url
+    from rebelote.server.store import upgrade
 
+    if workers > 1 and redis is None:
+        _fail("several workers share their tables through Redis: give --redis URL", 2)
     # States are small: compressing each WebSocket message costs more than it saves.
-    uvicorn.run(create_app(database), host=host, port=port, log_level="info",
-                ws_per_message_deflate=False)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "info",
+                               "ws_per_message_deflate": False}
+    if workers == 1:
+        uvicorn.run(create_app(database, redis_url=redis), **options)
+        return
+    url = database or default_database_url()
+    upgrade(url)  # once, before the workers start
+    from rebelote.server.app import load_secret
+
+    os.environ.update(REBELOTE_DATABASE_URL=url, REBELOTE_REDIS_URL=redis or "",
+                      REBELOTE_MIGRATED="1", REBELOTE_SECRET=load_secret())
+    uvicorn.run("rebelote.server.app:app_from_environment", factory=True, workers=workers,
+                **options)
 
 
 score_app = typer.Typer(

@@ -34,6 +34,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from rebelote.server.cluster import Cluster
 from rebelote.server.store import Store
 from rebelote.server.tables import ServiceError, TableService
 
@@ -72,18 +73,27 @@ class Connections:
         self.by_player: dict[str, set[WebSocket]] = defaultdict(set)
 
     async def send(self, player: str, message: dict[str, Any]) -> None:
+        await self.send_text(player, json.dumps(message))
+
+    async def send_text(self, player: str, text: str) -> None:
         for socket in list(self.by_player.get(player, ())):
             try:
-                await socket.send_text(json.dumps(message))
+                await socket.send_text(text)
             except (RuntimeError, WebSocketDisconnect):
                 self.by_player[player].discard(socket)
 
 
 def create_app(database_url: str | None = None, secret: str | None = None,
-               seed: int | None = None) -> Starlette:
-    """The application, with its store (SQLite by default, any SQLAlchemy URL)."""
-    service = TableService(Store(database_url or default_database_url()), seed=seed)
+               seed: int | None = None, redis_url: str | None = None,
+               migrate: bool = True) -> Starlette:
+    """The application, with its store (SQLite by default, any SQLAlchemy URL). With a
+    ``redis_url``, one process of the scale-out mode (:mod:`rebelote.server.cluster`)."""
+    store = Store(database_url or default_database_url(), migrate=migrate)
+    service = TableService(store, seed=seed, load_all=redis_url is None)
     connections = Connections()
+    cluster: Cluster | None = None
+    if redis_url is not None:
+        cluster = Cluster(service, redis_url, connections.send_text)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -160,6 +170,8 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                              "nickname": request.session.get("nickname")})
 
     async def tables(request: Request) -> Response:
+        if cluster is not None:
+            return JSONResponse(await cluster.lobby())
         return JSONResponse(service.public_tables())
 
     async def record(request: Request) -> Response:
@@ -211,8 +223,12 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             return
         await websocket.accept()
         connections.by_player[player].add(websocket)
-        service.names[player] = websocket.session.get("nickname") or player
-        service.reconnected(player)
+        nickname = websocket.session.get("nickname") or player
+        service.names[player] = nickname
+        if cluster is not None:
+            await cluster.connected(player)
+        else:
+            service.reconnected(player)
         try:
             while True:
                 text = await websocket.receive_text()
@@ -223,13 +239,18 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                         message = json.loads(text)
                     except ValueError:
                         message = None
+                if cluster is not None:
+                    await cluster.receive(player, nickname, message)
+                    continue
                 for recipient, answer in service.handle(player, message):
                     await connections.send(recipient, answer)
         except WebSocketDisconnect:
             pass
         finally:
             connections.by_player[player].discard(websocket)
-            if not connections.by_player[player]:  # the last tab closed
+            if cluster is not None:
+                await cluster.disconnected(player)
+            elif not connections.by_player[player]:  # the last tab closed
                 service.disconnected(player)
 
     async def ticker() -> None:
@@ -240,6 +261,13 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if cluster is not None:  # the cluster's own loop makes time pass
+            await cluster.start()
+            try:
+                yield
+            finally:
+                await cluster.stop()
+            return
         task = asyncio.create_task(ticker())
         try:
             yield
@@ -270,3 +298,11 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.service = service
     return app
+
+
+def app_from_environment() -> Starlette:
+    """One worker of ``rebelote serve --workers N``: settings from the environment
+    ($REBELOTE_DATABASE_URL, $REBELOTE_REDIS_URL; the parent ran the migrations)."""
+    return create_app(os.environ.get("REBELOTE_DATABASE_URL") or None,
+                      redis_url=os.environ.get("REBELOTE_REDIS_URL") or None,
+                      migrate=os.environ.get("REBELOTE_MIGRATED") != "1")

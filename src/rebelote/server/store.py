@@ -78,9 +78,10 @@ def upgrade(url: str) -> None:
 class Store:
     """The database behind the server."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, migrate: bool = True) -> None:
         self.url = url
-        upgrade(url)
+        if migrate:  # the scale-out mode migrates once, before its workers start
+            upgrade(url)
         self.engine = create_engine(url)
         self._writer: Connection | None = None
         self._insert = insert(ActionRow)
@@ -134,11 +135,15 @@ class Store:
             if row is not None:
                 row.password_hash = password_hash
 
-    def load(self) -> list[StoredTable]:
-        """Every table with its actions, to rebuild the server's state."""
+    def load(self, table_id: str | None = None) -> list[StoredTable]:
+        """Every table (or the one ``table_id``) with its actions, to rebuild the
+        server's state."""
         out = []
+        query = select(TableRow).order_by(TableRow.created_at)
+        if table_id is not None:
+            query = query.where(TableRow.id == table_id)
         with Session(self.engine) as session:
-            for row in session.scalars(select(TableRow).order_by(TableRow.created_at)):
+            for row in session.scalars(query):
                 actions = session.scalars(select(ActionRow).where(ActionRow.table_id == row.id)
                                           .order_by(ActionRow.seq))
                 out.append(StoredTable(row.id, json.loads(row.rules), json.loads(row.seats),

@@ -36,7 +36,7 @@ from rebelote.errors import IllegalAction
 from rebelote.game import Game
 from rebelote.hand import HandState, action_name, deal_deck, parse_action
 from rebelote.rules import Rules, RulesError
-from rebelote.server.store import Store
+from rebelote.server.store import Store, StoredTable
 from rebelote.view import SeatView
 
 Message = dict[str, Any]
@@ -136,23 +136,70 @@ class TableService:
     """Every table of the server, kept in step with the store."""
 
     def __init__(self, store: Store, seed: int | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, load_all: bool = True) -> None:
         self.store = store
         self.clock = clock
         self.rng = random.Random(seed)
         self.tables: dict[str, Table] = {}
+        """The tables this service runs (with ``load_all=False``, as in the scale-out
+        mode, only those it created or adopted: other processes run the others)."""
+        self.load_all = load_all
         self.names: dict[str, str] = {}
         """Players' display names (nicknames), set by the web layer."""
         self._pending: list[tuple[str, int, str, dict[str, Any]]] = []
-        for stored in store.load():
-            table = Table(stored.id, Rules.from_dict(stored.rules),
-                          stored.options.get("creator", ""), [{} for _ in stored.seats],
-                          stored.options)
-            for kind, payload in stored.actions:
-                self._apply(table, kind, payload)
-                table.seq += 1
-            table.turn_since = self.clock()  # the turn timer starts anew after a restart
-            self.tables[table.id] = table
+        if load_all:
+            for stored in store.load():
+                self.tables[stored.id] = self._restore(stored)
+
+    def _restore(self, stored: StoredTable) -> Table:
+        """A table rebuilt from the store, exactly where it stood."""
+        table = Table(stored.id, Rules.from_dict(stored.rules),
+                      stored.options.get("creator", ""), [{} for _ in stored.seats],
+                      stored.options)
+        for kind, payload in stored.actions:
+            self._apply(table, kind, payload)
+            table.seq += 1
+        table.turn_since = self.clock()  # the turn timer starts anew after a restart
+        return table
+
+    def adopt(self, table_id: str) -> list[tuple[str, Message]] | None:
+        """Run the stored table ``table_id`` from now on (the scale-out mode: no process
+        runs it, or the one that did is gone); None if there is no such table, else the
+        messages to send if a bot whose turn it was played on."""
+        stored = self.store.load(table_id)
+        if not stored:
+            return None
+        table = self.tables[table_id] = self._restore(stored[0])
+        seq = table.seq
+        self._progress(table)
+        self._commit()
+        return self._broadcast(table) if table.seq != seq else []
+
+    def drop(self, table_id: str) -> None:
+        """Stop running ``table_id`` (another process runs it now)."""
+        self.tables.pop(table_id, None)
+
+    def peek(self, table_id: Any) -> Table:
+        """A table to read: one this service runs, or else a copy from the store."""
+        if isinstance(table_id, str) and table_id not in self.tables and not self.load_all:
+            stored = self.store.load(table_id)
+            if stored:
+                return self._restore(stored[0])
+        return self._table(table_id)
+
+    def every_table(self) -> list[Table]:
+        """Every table of the platform, for statistics (from the store when other
+        processes run some of them)."""
+        if self.load_all:
+            return list(self.tables.values())
+        return [self.tables.get(s.id) or self._restore(s) for s in self.store.load()]
+
+    def lobby_entry(self, table: Table) -> Message | None:
+        """The table as the lobby shows it; None for a private table."""
+        if table.options.get("private"):
+            return None
+        return {"table": table.id, "preset": table.rules.preset, "target": table.rules.target,
+                "free": [s for s, who in enumerate(table.seats) if not who]}
 
     # -- the protocol -------------------------------------------------------------------
 
@@ -416,7 +463,7 @@ class TableService:
     def history(self, table_id: Any) -> Message:
         """The finished hands, ready for the replay viewer: every seat's cards (all
         public once the hand is over), the contract, each trick in order, the score."""
-        table = self._table(table_id)
+        table = self.peek(table_id)
         game = table.game
         hands = []
         if game is not None:
@@ -443,7 +490,7 @@ class TableService:
         finished hand is public; the hand in progress is not."""
         from rebelote.record import game_to_record
 
-        table = self._table(table_id)
+        table = self.peek(table_id)
         if table.game is None:
             raise ServiceError("not_started", "the game has not started")
         record = game_to_record(table.game)
@@ -460,7 +507,7 @@ class TableService:
         average card points per hand."""
         games = wins = hands = taken = made = 0
         points = 0
-        for table in self.tables.values():
+        for table in self.every_table():
             seat = table.seat_of(player)
             game = table.game
             if seat is None or game is None:
@@ -490,7 +537,7 @@ class TableService:
 
         model = PlackettLuce()
         rating: dict[str, Any] = {}
-        for table in self.tables.values():
+        for table in self.every_table():
             game = table.game
             if game is None or not game.is_over or game.winner is None:
                 continue
@@ -511,7 +558,6 @@ class TableService:
 
     def public_tables(self) -> list[Message]:
         """The lobby: open tables with their rules and free seats."""
-        return [{"table": t.id, "preset": t.rules.preset, "target": t.rules.target,
-                 "free": [s for s, who in enumerate(t.seats) if not who]}
-                for t in self.tables.values() if not t.options.get("private")]
+        entries = (self.lobby_entry(t) for t in self.tables.values())
+        return [e for e in entries if e is not None]
 

@@ -1,0 +1,69 @@
+"""Server processes for tests and benchmarks: a free loopback port, the platform started
+by its own command (``rebelote serve``), a throwaway Redis."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(port: int, db: Path, redis_url: str | None = None,
+                 workers: int = 1) -> subprocess.Popen[bytes]:
+    """``rebelote serve`` on ``port`` with the SQLite database ``db`` (its data folder
+    beside it), waiting until it answers."""
+    command = [sys.executable, "-m", "rebelote", "serve", "--port", str(port),
+               "--database", f"sqlite:///{db}", "--workers", str(workers)]
+    if redis_url is not None:
+        command += ["--redis", redis_url]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1",
+                                     XDG_DATA_HOME=str(db.parent / "data")))
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+            return proc
+        except OSError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+@contextlib.contextmanager
+def redis_server(folder: Path) -> Iterator[str | None]:
+    """A Redis of our own on a free port (its URL), or None without ``redis-server``."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        yield None
+        return
+    port = free_port()
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1",
+                             "--save", "", "--appendonly", "no", "--dir", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

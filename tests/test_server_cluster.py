@@ -1,0 +1,154 @@
+"""The scale-out mode: two server processes sharing one database and one Redis.
+
+A player on each process plays at one table; the process that runs the table is killed
+mid-hand, the other takes the table over from the database and play goes on. Needs the
+``redis-server`` program (``.ci/run`` installs it); each test starts one of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from tests.servers import free_port as _free_port
+from tests.servers import redis_server, start_server
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    with redis_server(tmp_path) as url:
+        if url is None:
+            if os.environ.get("CI"):
+                pytest.fail("redis-server is not installed (.ci/run installs it)")
+            pytest.skip("redis-server is not installed")
+        yield url
+
+
+def _start(port: int, db: Path, redis_url: str) -> subprocess.Popen[bytes]:
+    return start_server(port, db, redis_url)
+
+
+def _guest(port: int, name: str) -> str:
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/guest",
+                                 data=json.dumps({"nickname": name}).encode(),
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=5) as resp:
+        cookie: str = resp.headers["set-cookie"].split(";")[0]
+        return cookie
+
+
+def _lobby(port: int) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=5) as resp:
+        tables: list[dict[str, Any]] = json.loads(resp.read())
+        return tables
+
+
+async def _next(ws: ClientConnection, kind: str, timeout: float = 10) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        if message["type"] == kind:
+            return message
+
+
+async def _latest_state(ws: ClientConnection) -> dict[str, Any]:
+    """The last state sent so far (after waiting for at least one)."""
+    state = await _next(ws, "state")
+    while True:
+        try:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 0.3))
+        except TimeoutError:
+            return state
+        if message["type"] == "state":
+            state = message
+
+
+@pytest.fixture
+def two_servers(tmp_path: Path, redis_url: str) -> Iterator[tuple[list[int],
+                                                               list[subprocess.Popen[bytes]]]]:
+    db = tmp_path / "server.sqlite"
+    ports = [_free_port(), _free_port()]
+    procs = [_start(ports[0], db, redis_url)]  # the first one migrates the database
+    procs.append(_start(ports[1], db, redis_url))
+    try:
+        yield ports, procs
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait(timeout=10)
+
+
+def test_players_on_two_processes_share_a_table_which_survives_its_owner(
+        two_servers: tuple[list[int], list[subprocess.Popen[bytes]]]) -> None:
+    ports, procs = two_servers
+    ana, bo = _guest(ports[0], "Ana"), _guest(ports[1], "Bo")
+
+    async def scenario() -> None:
+        async with connect(f"ws://127.0.0.1:{ports[0]}/ws",
+                           additional_headers={"Cookie": ana}) as ws_a, \
+                connect(f"ws://127.0.0.1:{ports[1]}/ws",
+                        additional_headers={"Cookie": bo}) as ws_b:
+            await ws_a.send(json.dumps({"type": "create", "preset": "classic"}))
+            table = (await _next(ws_a, "created"))["table"]
+            # The lobby of the other process lists the table.
+            assert any(t["table"] == table for t in _lobby(ports[1]))
+            await ws_b.send(json.dumps({"type": "join", "table": table, "seat": 2}))
+            joined = await _next(ws_b, "state")
+            assert joined["seat"] == 2 and joined["seats"][0] == "Ana"
+            # A refused message passed on to the owner comes back to its sender only.
+            await ws_b.send(json.dumps({"type": "bots", "table": table, "level": "random"}))
+            assert (await _next(ws_b, "error"))["code"] == "not_creator"
+            await ws_a.send(json.dumps({"type": "bots", "table": table, "level": "random"}))
+            sockets = {0: ws_a, 2: ws_b}
+            states = {0: await _latest_state(ws_a), 2: await _latest_state(ws_b)}
+            for seat, state in states.items():
+                assert state["seat"] == seat and len(state["hand"]) >= 5
+            assert set(states[0]["hand"]).isdisjoint(states[2]["hand"])
+
+            async def play(moves: int) -> None:
+                for _ in range(moves):
+                    turn = states[0]["turn"]
+                    if turn not in sockets or states[0]["winner"] is not None:
+                        return
+                    legal = states[turn]["legal"]
+                    await sockets[turn].send(json.dumps({"type": "act", "table": table,
+                                                         "action": legal[0]}))
+                    states[0] = await _latest_state(ws_a)
+                    states[2] = await _latest_state(ws_b)
+                    assert states[0]["trick"] == states[2]["trick"]
+
+            await play(4)
+            before = states[2]
+            # Kill the process that runs the table (the creator's); Bo's process takes over.
+            procs[0].send_signal(signal.SIGKILL)
+            procs[0].wait(timeout=10)
+            await ws_b.send(json.dumps({"type": "sync", "table": table}))
+            after = await _next(ws_b, "state")
+            assert {k: v for k, v in after.items() if k != "seats"} == {
+                k: v for k, v in before.items() if k != "seats"}
+            # Ana comes back through the surviving process and finds her seat and hand.
+            async with connect(f"ws://127.0.0.1:{ports[1]}/ws",
+                               additional_headers={"Cookie": ana}) as ws_a2:
+                await ws_a2.send(json.dumps({"type": "sync", "table": table}))
+                again = await _next(ws_a2, "state")
+                assert again["seat"] == 0 and again["hand"] == states[0]["hand"]
+                sockets[0] = ws_a2
+                ws_a = ws_a2
+                states[0] = again
+                seq_before = len(again["calls"]) + sum(len(t["cards"]) for t in again["tricks"])
+                await play(6)
+                seq_after = (len(states[0]["calls"])
+                             + sum(len(t["cards"]) for t in states[0]["tricks"]))
+                assert seq_after > seq_before  # play went on at the adopted table
+
+    asyncio.run(scenario())
