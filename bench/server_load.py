@@ -56,12 +56,14 @@ class Player:
             now = time.perf_counter()
             if now >= deadline and self.sent_at is None:
                 return
-            # After the deadline, wait a little for an answer still on its way.
-            wait = deadline - now if now < deadline else 5.0
+            # After the deadline, wait up to 5 s for an answer still on its way.
+            wait = deadline - now if now < deadline else deadline + 5.0 - now
+            if wait <= 0:
+                return  # unanswered
             try:
                 raw = await asyncio.wait_for(self.ws.recv(), timeout=wait)
             except TimeoutError:
-                return
+                continue
             if now >= deadline and self.sent_at is not None:
                 self.latencies.append(time.perf_counter() - self.sent_at)
                 self.sent_at = None
@@ -95,7 +97,9 @@ async def load(port: int, tables: int, seconds: float) -> dict[str, Any]:
         b = await connect(f"ws://127.0.0.1:{port}/ws",
                           additional_headers={"Cookie": guest(port, f"b{t}")})
         sockets += [a, b]
-        await a.send(json.dumps({"type": "create", "preset": "classic"}))
+        # A target out of reach: every table plays for the whole run.
+        await a.send(json.dumps({"type": "create", "preset": "classic",
+                                 "options": {"target": 100_000}}))
         table = json.loads(await a.recv())["table"]
         await a.recv()
         await b.send(json.dumps({"type": "join", "table": table, "seat": 2}))

@@ -65,6 +65,8 @@ class Cluster:
         self._pubsub: Any = None
         self._owners: dict[str, str] = {}
         """Known owners of other processes' tables (asked again when one is gone)."""
+        self._elsewhere: dict[str, bool] = {}
+        """Whether a player has sockets in other processes (from presence news)."""
         self._lobby: dict[str, str] = {}
         """What this process last wrote to the lobby for each of its tables."""
         self._tasks: list[asyncio.Task[None]] = []
@@ -150,16 +152,25 @@ class Cluster:
             await self.redis.hset(f"{PREFIX}online:{player}", self.id, count)
         await self.redis.publish(f"{PREFIX}presence", player)
 
-    async def online(self, player: str) -> bool:
-        """Whether ``player`` has a socket open in any live process."""
+    async def _online_counts(self, player: str) -> dict[str, int]:
+        """How many sockets ``player`` has open, by process."""
         counts = await self.redis.hgetall(f"{PREFIX}online:{player}")
+        return {str(w): int(c) for w, c in counts.items()}
+
+    async def online(self, player: str, counts: dict[str, int] | None = None) -> bool:
+        """Whether ``player`` has a socket open in any live process."""
+        if counts is None:
+            counts = await self._online_counts(player)
         for worker, count in counts.items():
-            if int(count) > 0 and await self.redis.exists(f"{PREFIX}alive:{worker!s}"):
+            if count > 0 and (worker == self.id or await self.redis.exists(
+                    f"{PREFIX}alive:{worker!s}")):
                 return True
         return False
 
     async def _presence(self, player: str) -> None:
-        if await self.online(player):
+        counts = await self._online_counts(player)
+        self._elsewhere[player] = any(c > 0 for w, c in counts.items() if w != self.id)
+        if await self.online(player, counts):
             self.service.reconnected(player)
         else:
             self.service.disconnected(player)
@@ -243,12 +254,16 @@ class Cluster:
         if not out:
             return
         pipe = self.redis.pipeline(transaction=False)
+        published = False
         for recipient, message in out:
             text = json.dumps(message)
             if recipient in self.local_sockets:
                 await self.send_local(recipient, text)
-            pipe.publish(self.player_channel(recipient), f"{self.id}|{text}")
-        await pipe.execute()
+            if self._elsewhere.get(recipient, True):
+                pipe.publish(self.player_channel(recipient), f"{self.id}|{text}")
+                published = True
+        if published:
+            await pipe.execute()
 
     async def _listen(self) -> None:
         """Messages passed on by other processes, answers for our players, presence."""

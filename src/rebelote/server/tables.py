@@ -172,7 +172,7 @@ class TableService:
         table = self.tables[table_id] = self._restore(stored[0])
         seq = table.seq
         self._progress(table)
-        self._commit()
+        self.commit()
         return self._broadcast(table) if table.seq != seq else []
 
     def drop(self, table_id: str) -> None:
@@ -203,20 +203,31 @@ class TableService:
 
     # -- the protocol -------------------------------------------------------------------
 
-    def handle(self, player: str, message: Any) -> list[tuple[str, Message]]:
-        """One message from ``player``; the messages to send, each to one recipient."""
+    def handle(self, player: str, message: Any, commit: bool = True
+               ) -> list[tuple[str, Message]]:
+        """One message from ``player``; the messages to send, each to one recipient.
+        With ``commit=False`` the caller must :meth:`commit` before sending any of them
+        (the web server commits the messages of one event-loop turn together)."""
+        pending = len(self._pending)
         try:
             out = self._handle(player, message)
         except ServiceError as exc:
-            assert not self._pending  # a refused message records nothing
+            assert len(self._pending) == pending  # a refused message records nothing
             error: Message = {"type": "error", "code": exc.code, "message": str(exc)}
             if exc.rule:
                 error["rule"] = exc.rule
             return [(player, error)]
-        self._commit()  # every action this message caused, before anyone hears of it
+        if commit:
+            self.commit()  # every action this message caused, before anyone hears of it
         return out
 
-    def _commit(self) -> None:
+    @property
+    def uncommitted(self) -> bool:
+        """Whether actions wait for :meth:`commit`."""
+        return bool(self._pending)
+
+    def commit(self) -> None:
+        """Write the actions handled since the last commit, in one transaction."""
         if self._pending:
             pending, self._pending = self._pending, []
             self.store.append(pending)
@@ -435,7 +446,7 @@ class TableService:
             if changed:
                 self._progress(table)
                 out += self._broadcast(table)
-        self._commit()
+        self.commit()
         return out
 
     def _broadcast(self, table: Table) -> list[tuple[str, Message]]:
