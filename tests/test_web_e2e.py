@@ -182,3 +182,43 @@ def test_the_interface_in_french(server: str) -> None:
         labels = " ".join(hand_of(page))
         assert any(word in labels for word in ("oros", "copas", "espadas", "bastos"))
         browser.close()
+
+
+def test_a_phone_plays_by_tapping(server: str) -> None:
+    """A phone (360 px wide, touch): nothing wider than the screen, every card in hand on
+    screen and big enough to tap, and taps play."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                      has_touch=True, device_scale_factor=2)
+        page = context.new_page()
+        guest(page, server, "Ana")
+        page.tap("#create")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function(HAND_SHOWN)
+        played = 0
+        for _ in range(200):
+            width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            assert width[0] <= width[1], "the page scrolls sideways"
+            for card in page.query_selector_all("#hand button"):
+                box = card.bounding_box()
+                assert box is not None
+                assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+                assert box["width"] >= 40 and box["height"] >= 40  # a finger's size
+            calls = page.query_selector_all("#calls button")
+            cards = page.query_selector_all("#hand button:enabled:not(.illegal)")
+            if calls:
+                calls[-1].tap()
+            elif cards:
+                before = len(hand_of(page))
+                cards[0].tap()
+                page.wait_for_function(f"document.querySelectorAll('#hand button').length"
+                                       f" != {before}")
+                played += 1
+                if played == 3:
+                    break
+            page.wait_for_timeout(60)
+        assert played == 3
+        browser.close()
