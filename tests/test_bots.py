@@ -128,3 +128,58 @@ def test_play_likelihood_favours_worlds_where_the_play_was_forced() -> None:
     swap = mask_of(cards("8S")) | mask_of(cards("7C"))  # 8S goes to seat 3, 7C to seat 1
     forced = [real[0], real[1] ^ swap, real[2], real[3] ^ swap]
     assert play_likelihood(view, forced) == pytest.approx(1.0)
+
+
+def test_contract_points_grow_with_the_trump_honours_and_length() -> None:
+    from rebelote.bots.heuristic import contract_points
+    from rebelote.cards import parse_card
+
+    def hand(names: str) -> int:
+        return sum(1 << parse_card(n) for n in names.split())
+
+    weak = hand("7S 8S 7H 8H 9H 7D 8D 9D")
+    honours = hand("JS 9S 7H 8H 9H 7D 8D 9D")
+    longer = hand("JS 9S AS 10S 9H 7D 8D 9D")
+    assert contract_points(weak, 0, False) < contract_points(honours, 0, False) < (
+        contract_points(longer, 0, False))
+    assert contract_points(longer, 0, True) > contract_points(longer, 0, False)  # the lead
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "expert"])
+def test_auction_bids_follow_the_hand(bot: str) -> None:
+    """First to speak in contrée: a long trump suit with its jack and nine and side aces
+    bids (at least 100), a hand without trump honours passes."""
+    from rebelote.cards import parse_card
+    from rebelote.hand import BID_BASE, PASS, bid_of
+
+    strong = "JS 9S AS 10S KS AH AD 7C"
+    weak = "7S 8S 7H 8H 9H 7D 8D 9D"
+    others = [c for c in range(32) if c not in {parse_card(n) for n in strong.split()}
+              and c not in {parse_card(n) for n in weak.split()}]
+    deal = [[parse_card(n) for n in strong.split()], others[:8],
+            [parse_card(n) for n in weak.split()], others[8:]]
+    hand = HandState.from_deal(Rules.contree(), 3, deal)  # seat 0 speaks first
+    action = make_bot(bot, 1).choose(hand.view(0))
+    assert action >= BID_BASE and bid_of(action)[1] == 0 and 80 + 10 * bid_of(action)[0] >= 100
+    hand = HandState.from_deal(Rules.contree(), 1, deal)  # seat 2 speaks first
+    assert make_bot(bot, 1).choose(hand.view(2)) == PASS
+
+
+def test_a_raise_is_made_once() -> None:
+    """Partners do not raise each other's suit back and forth: a raise already counts
+    the partner's strength. Seat 0 opens in spades, partner raises: seat 0 passes."""
+    from rebelote.cards import parse_card
+    from rebelote.hand import BID_BASE, PASS, bid_action
+
+    strong = [parse_card(n) for n in ["JS", "9S", "AS", "7S", "AH", "8D", "7C", "8H"]]
+    others = [c for c in range(32) if c not in strong]
+    hand = HandState.from_deal(Rules.contree(), 3, [strong, others[:8], others[8:16],
+                                                    others[16:]])
+    bot = make_bot("heuristic", 1)
+    opening = bot.choose(hand.view(0))
+    assert opening >= BID_BASE and (opening - BID_BASE) % 6 == 0  # spades
+    hand.apply(opening, 0)
+    hand.apply(PASS, 1)
+    hand.apply(bid_action((opening - BID_BASE) // 6 + 1, 0), 2)  # partner raises
+    hand.apply(PASS, 3)
+    assert bot.choose(hand.view(0)) == PASS
