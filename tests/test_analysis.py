@@ -77,3 +77,25 @@ def test_analyze_cli(tmp_path: Path) -> None:
     res = cli("analyze", str(path), "--json")
     assert res.returncode == 0, res.stderr
     assert len(json.loads(res.stdout)["cards"]) == 32
+
+
+def test_auction_hints_give_each_bid_its_expected_score() -> None:
+    """Contrée, a long spade suit with its jack and nine: bidding it is worth more than
+    passing (0), a heart bid is worth less, and bidding too high costs."""
+    from rebelote.analysis import hint
+    from rebelote.cards import parse_card
+    from rebelote.game import Game
+    from rebelote.hand import HandState
+
+    strong = [parse_card(n) for n in ["JS", "9S", "AS", "10S", "KS", "AH", "AD", "7C"]]
+    others = [c for c in range(32) if c not in strong]
+    rules = Rules.contree()
+    game = Game(rules, dealer=3)
+    game.start_hand(HandState.from_deal(rules, 3, [strong, others[:8], others[8:16],
+                                                   others[16:]]))
+    seat, hints = hint(game)
+    assert seat == 0 and {h.measure for h in hints} == {"expected score"}
+    value = {h.action: h.value for h in hints}
+    assert value["pass"] == 0
+    assert value["80S"] > 0 > value["80H"]
+    assert value["160S"] < max(value[f"{v}S"] for v in (80, 90, 100, 110, 120))

@@ -8,7 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rebelote.bots.expert import ExpertBot
-from rebelote.bots.heuristic import NAME_THRESHOLD, TAKE_THRESHOLD, suit_strength
+from rebelote.bots.heuristic import (
+    NAME_THRESHOLD,
+    TAKE_THRESHOLD,
+    bid_expectation,
+    suit_strength,
+)
 from rebelote.cards import cards_of
 from rebelote.game import Game
 from rebelote.hand import (
@@ -19,7 +24,6 @@ from rebelote.hand import (
     TAKE,
     HandState,
     action_name,
-    bid_of,
 )
 from rebelote.solver import Solver, position_of
 
@@ -34,13 +38,17 @@ class Hint:
 
     action: str
     value: float
-    measure: str  # "expected points" (play) or "strength" (auction)
+    measure: str
+    """"expected points" (play), "expected score" (auction games' bids: the deal's
+    score difference if the bid became the contract, pass = 0) or "strength"
+    (classic calls: the hand strength the bidding uses)."""
 
 
 def hint(game: Game, samples: int = 48) -> tuple[int, list[Hint]]:
     """The seat to act in ``game``'s current hand and each of its legal actions, best
     first: in the play, the expert's expected points for the seat's side from now on;
-    in the auction, the hand strength the bidding uses."""
+    in an auction game, each bid's expected score (see :class:`Hint`); in classic
+    calls, the hand strength the bidding uses."""
     hand = game.current
     if hand is None or hand.is_over or game.is_over:
         raise AnalysisError("the record has no decision left: its last hand is finished")
@@ -64,13 +72,12 @@ def hint(game: Game, samples: int = 48) -> tuple[int, list[Hint]]:
                 value = TAKE_THRESHOLD if len(view.calls) < game.rules.players else NAME_THRESHOLD
                 if game.rules.game == "auction":
                     value = 0.0
-            elif action >= BID_BASE:  # expected points in the suit, less the bid
-                level, mode = bid_of(action)
-                strength = suit_strength(view.hand, mode) if mode < 4 else 0.0
-                value = 40 + 9 * strength - (80 + 10 * level if level < 9 else 250)
+            elif action >= BID_BASE:
+                value = bid_expectation(view, action)
             else:
                 value = 0.0
-            hints.append(Hint(action_name(action), value, "strength"))
+            measure = "expected score" if game.rules.game == "auction" else "strength"
+            hints.append(Hint(action_name(action), value, measure))
     hints.sort(key=lambda h: -h.value)
     return seat, hints
 

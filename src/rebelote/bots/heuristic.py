@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from statistics import NormalDist
 
 from rebelote.bots import actions_of
 from rebelote.bots.knowledge import Knowledge, knowledge_of
@@ -31,6 +32,7 @@ from rebelote.cards import (
 )
 from rebelote.hand import (
     BID_BASE,
+    BID_VALUES,
     CALL_SPADES,
     CAPOT_LEVEL,
     COINCHE,
@@ -40,6 +42,7 @@ from rebelote.hand import (
     bid_action,
     bid_of,
 )
+from rebelote.scoring import HandOutcome, score_outcome
 from rebelote.view import SeatView
 
 # Strength of a card as trump (J 9 A 10 K Q 8 7) and as a plain card, in "tricks".
@@ -111,6 +114,33 @@ def _team(seat: int, players: int, taker: int) -> int:
     if players == 4:
         return seat & 1
     return 0 if seat == taker else 1
+
+
+_QUANTILES = tuple(NormalDist().inv_cdf((k + 0.5) / 16) for k in range(16))
+
+
+def bid_expectation(view: SeatView, action: int) -> float:
+    """Auction games: the expected score difference (our side's minus the other's) of
+    the deal if the bid ``action`` became the contract, by the rules' own scoring, with
+    the points made drawn from the :func:`contract_points` model (16 quantiles)."""
+    level, mode = bid_of(action)
+    if mode >= 4:
+        return 0.0  # no model for sans / tout atout contracts
+    me = view.seat
+    hand = view.hand
+    leads = (view.first_hand - me) % 2 == 0
+    trumps = [c & 7 for c in cards_of(hand) if c >> 3 == mode]
+    belote = 20 if KING in trumps and QUEEN in trumps else 0
+    mean = contract_points(hand, mode, leads) - belote
+    total = 0.0
+    for z in _QUANTILES:
+        made = max(0, min(162, round(mean + CONTRACT_SD * z)))
+        outcome = HandOutcome(0, (made, 162 - made), 0 if made == 162 else None, (0, 0),
+                              (belote, 0), BID_VALUES[level] if level < CAPOT_LEVEL else
+                              view.rules.capot_bid_value, level == CAPOT_LEVEL)
+        scored = score_outcome(view.rules, outcome).scored
+        total += scored[0] - scored[1]
+    return total / len(_QUANTILES)
 
 
 class HeuristicBot:
