@@ -44,7 +44,7 @@ MAX_DEPTH = 40
 TT_BITS = 18
 TT_SIZE = 1 << TT_BITS
 INF = 1 << 20
-ASPIRATION = 8  # points either side of a sibling's value
+ASPIRATION = 1  # points either side of a sibling's value
 
 
 def new_table() -> np.ndarray:
@@ -116,9 +116,9 @@ def lowest_bit_index(x: int) -> int:
 # -- move generation with equivalent cards merged ----------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gen_moves(legal: int, own: int, outside: int, mode: int, points: np.ndarray,
-              order: np.ndarray, out: np.ndarray) -> int:
+              order: np.ndarray, out: np.ndarray, row: int) -> int:
     """Write the legal cards into ``out``, one per class of equivalent cards: cards of one
     hand, adjacent in the suit's order with no outstanding card between them and worth
     the same points, give the same result. Returns how many were written."""
@@ -135,7 +135,7 @@ def gen_moves(legal: int, own: int, outside: int, mode: int, points: np.ndarray,
                     if prev >= 0 and points[prev] == points[c] and (legal >> prev) & 1:
                         prev = c
                         continue  # equivalent to the card just kept
-                    out[n] = c
+                    out[row, n] = c
                     n += 1
                 prev = c
             elif outside & bit:
@@ -197,53 +197,51 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
     mv = np.zeros((MAX_DEPTH, 8), dtype=np.int64)
     keys = np.zeros(8, dtype=np.int64)
     d = 0
-    f = fr[0]
-    f[F_N] = n_in_trick
-    f[F_LEADER] = leader
-    f[F_LED] = led
-    f[F_BCARD] = best_card
-    f[F_BVAL] = best_value
-    f[F_BSEAT] = best_seat
-    f[F_TPTS] = trick_points
-    f[F_WON0] = won0
-    f[F_WON1] = won1
-    f[F_ALPHA] = alpha
-    f[F_BETA] = beta
+    fr[d, F_N] = n_in_trick
+    fr[d, F_LEADER] = leader
+    fr[d, F_LED] = led
+    fr[d, F_BCARD] = best_card
+    fr[d, F_BVAL] = best_value
+    fr[d, F_BSEAT] = best_seat
+    fr[d, F_TPTS] = trick_points
+    fr[d, F_WON0] = won0
+    fr[d, F_WON1] = won1
+    fr[d, F_ALPHA] = alpha
+    fr[d, F_BETA] = beta
     rpts = 0
     m = hands[0] | hands[1] | hands[2] | hands[3]
     while m != 0:
         rpts += points[lowest_bit_index(m)]
         m &= m - 1
-    f[F_RPTS] = rpts
+    fr[d, F_RPTS] = rpts
     entering = True
     ret = 0
     while True:
-        f = fr[d]
         if entering:
             entering = False
             stats[0] += 1
             stats[8 + d] += 1
-            n = f[F_N]
-            a = f[F_ALPHA]
-            b = f[F_BETA]
+            n = fr[d, F_N]
+            a = fr[d, F_ALPHA]
+            b = fr[d, F_BETA]
             remaining = hands[0] | hands[1] | hands[2] | hands[3]
-            f[F_SLOT] = -1
+            fr[d, F_SLOT] = -1
             tt_move = -1
             done = False
-            theirs = f[F_WON1] if max_team == 0 else f[F_WON0]
+            theirs = fr[d, F_WON1] if max_team == 0 else fr[d, F_WON0]
             if n == 0 and remaining == 0:
-                ours = f[F_WON0] if max_team == 0 else f[F_WON1]
+                ours = fr[d, F_WON0] if max_team == 0 else fr[d, F_WON1]
                 ret = capot_bonus if (ours != 0 and theirs == 0) else 0
                 done = True
             else:
                 # Bound: max_team cannot collect more than the points still out.
-                upper_bound = (f[F_TPTS] + f[F_RPTS] + last_bonus
+                upper_bound = (fr[d, F_TPTS] + fr[d, F_RPTS] + last_bonus
                                + (capot_bonus if theirs == 0 else 0))
                 if upper_bound <= a:
                     ret = upper_bound
                     done = True
                 elif n == 0 and popcount(remaining) == players:  # last trick: no choice
-                    lead = f[F_LEADER]
+                    lead = fr[d, F_LEADER]
                     c = lowest_bit_index(hands[lead])
                     lsuit = c >> 3
                     bv = win[c]
@@ -259,26 +257,23 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                             bs = s2
                     wt = _team(bs, players, taker)
                     ret = tp if wt == max_team else 0
-                    w0 = f[F_WON0] | (1 if wt == 0 else 0)
-                    w1 = f[F_WON1] | (1 if wt == 1 else 0)
+                    w0 = fr[d, F_WON0] | (1 if wt == 0 else 0)
+                    w1 = fr[d, F_WON1] | (1 if wt == 1 else 0)
                     if (max_team == 0 and w1 == 0) or (max_team == 1 and w0 == 0):
                         ret += capot_bonus
                     done = True
-                elif n == players - 1:
-                    if upper_bound < b:
-                        b = upper_bound
                 else:
                     if upper_bound < b:
                         b = upper_bound
                     # Within one solve every card has a fixed owner, so the cards still
                     # out and the trick's state identify the position exactly.
-                    key = remaining | ((f[F_LEADER] | (n << 2) | (f[F_LED] << 4)
-                                        | (f[F_BCARD] << 6) | (f[F_BSEAT] << 11)
-                                        | (f[F_TPTS] << 13) | (f[F_WON0] << 22)
-                                        | (f[F_WON1] << 23)) << 32)
+                    key = remaining | ((fr[d, F_LEADER] | (n << 2) | (fr[d, F_LED] << 4)
+                                        | (fr[d, F_BCARD] << 6) | (fr[d, F_BSEAT] << 11)
+                                        | (fr[d, F_TPTS] << 13) | (fr[d, F_WON0] << 22)
+                                        | (fr[d, F_WON1] << 23)) << 32)
                     slot = _hash(key)
-                    f[F_SLOT] = slot
-                    f[F_KEY] = key
+                    fr[d, F_SLOT] = slot
+                    fr[d, F_KEY] = key
                     stats[2] += 1
                     if tt[slot, 0] == key and (tt[slot, 1] >> 32) == gen:
                         stats[3] += 1
@@ -305,26 +300,24 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 if d == 0:
                     return ret
                 d -= 1
-                f = fr[d]
-                # fall through to the parent's "returning" code below
+                        # fall through to the parent's "returning" code below
             else:
-                f[F_ALPHA] = a
-                f[F_BETA] = b
-                f[F_A0] = a
-                f[F_B0] = b
-                player = (f[F_LEADER] + n) % players
-                f[F_PLAYER] = player
+                fr[d, F_ALPHA] = a
+                fr[d, F_BETA] = b
+                fr[d, F_A0] = a
+                fr[d, F_B0] = b
+                player = (fr[d, F_LEADER] + n) % players
+                fr[d, F_PLAYER] = player
                 own = hands[player]
-                legal = legal_mask(own, n, f[F_LED], f[F_BCARD], f[F_BVAL], f[F_BSEAT],
-                                   player, mode, undertrump, partner_free, players, higher,
-                                   SUIT_MASKS)
-                moves = mv[d]
-                nm = gen_moves(legal, own, remaining & ~own, mode, points, ORDER_TABLE, moves)
-                partner_master = n > 0 and players == 4 and f[F_BSEAT] == (player + 2) % 4
+                legal = legal_mask(own, n, fr[d, F_LED], fr[d, F_BCARD], fr[d, F_BVAL],
+                                   fr[d, F_BSEAT], player, mode, undertrump, partner_free,
+                                   players, higher, SUIT_MASKS)
+                nm = gen_moves(legal, own, remaining & ~own, mode, points, ORDER_TABLE, mv, d)
+                partner_master = n > 0 and players == 4 and fr[d, F_BSEAT] == (player + 2) % 4
                 outside = remaining & ~own
                 last = n == players - 1
                 for i in range(nm):
-                    c = moves[i]
+                    c = mv[d, i]
                     if c == tt_move:
                         k = 1 << 60
                     elif c == killers[d, 0]:
@@ -336,144 +329,143 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                             k = 1000 + points[c] * 8 + win[c]
                         else:  # otherwise small cards first
                             k = 500 - points[c] * 8 - win[c]
-                        k += history[player, c] * 4096
+                        k += history[n, c] * 4096
                     else:
-                        v = trick_value(c, f[F_LED], win)
-                        if v > f[F_BVAL] and not partner_master:
+                        v = trick_value(c, fr[d, F_LED], win)
+                        if v > fr[d, F_BVAL] and not partner_master:
                             # the last player wins with the most points, others surely
                             k = 1000 + points[c] if last else 800 + v * 8 + points[c]
                         elif partner_master:
                             k = 600 + points[c] * 8 - v  # load points on the partner
                         else:
                             k = 400 - points[c] * 8 - v  # lose cheaply
-                        k += history[player, c] * 4096
+                        k += history[n, c] * 4096
                     keys[i] = k
                 for i in range(1, nm):
                     kc = keys[i]
-                    mc = moves[i]
+                    mc = mv[d, i]
                     j = i - 1
                     while j >= 0 and keys[j] < kc:
                         keys[j + 1] = keys[j]
-                        moves[j + 1] = moves[j]
+                        mv[d, j + 1] = mv[d, j]
                         j -= 1
                     keys[j + 1] = kc
-                    moves[j + 1] = mc
-                f[F_NMOVES] = nm
-                f[F_I] = 0
+                    mv[d, j + 1] = mc
+                fr[d, F_NMOVES] = nm
+                fr[d, F_I] = 0
                 maximizing = 1 if _team(player, players, taker) == max_team else 0
-                f[F_MAX] = maximizing
-                f[F_BEST] = -INF if maximizing else INF
-                f[F_BMOVE] = -1
-                f[F_SCOUT] = 0
-                f[F_RESEARCH] = 0
+                fr[d, F_MAX] = maximizing
+                fr[d, F_BEST] = -INF if maximizing else INF
+                fr[d, F_BMOVE] = -1
+                fr[d, F_SCOUT] = 0
+                fr[d, F_RESEARCH] = 0
                 ret = 0
-                f[F_GAIN] = -1  # marks: no child returned yet
+                fr[d, F_GAIN] = -1  # marks: no child returned yet
         # -- at frame d: take the returned value of the child (if any), then the next move
-        if f[F_GAIN] != -1:
-            c = mv[d, f[F_I]]
-            hands[f[F_PLAYER]] ^= 1 << c
-            value = ret + f[F_GAIN]
-            f[F_GAIN] = -1
-            if f[F_SCOUT] and f[F_ALPHA] < value < f[F_BETA]:
-                f[F_RESEARCH] = 1  # the null window failed inside the window: search again
+        if fr[d, F_GAIN] != -1:
+            c = mv[d, fr[d, F_I]]
+            hands[fr[d, F_PLAYER]] ^= 1 << c
+            value = ret + fr[d, F_GAIN]
+            fr[d, F_GAIN] = -1
+            if fr[d, F_SCOUT] and fr[d, F_ALPHA] < value < fr[d, F_BETA]:
+                fr[d, F_RESEARCH] = 1  # the null window failed inside the window: search again
             else:
-                if f[F_MAX]:
-                    if value > f[F_BEST]:
-                        f[F_BEST] = value
-                        f[F_BMOVE] = c
-                    if f[F_BEST] > f[F_ALPHA]:
-                        f[F_ALPHA] = f[F_BEST]
+                if fr[d, F_MAX]:
+                    if value > fr[d, F_BEST]:
+                        fr[d, F_BEST] = value
+                        fr[d, F_BMOVE] = c
+                    if fr[d, F_BEST] > fr[d, F_ALPHA]:
+                        fr[d, F_ALPHA] = fr[d, F_BEST]
                 else:
-                    if value < f[F_BEST]:
-                        f[F_BEST] = value
-                        f[F_BMOVE] = c
-                    if f[F_BEST] < f[F_BETA]:
-                        f[F_BETA] = f[F_BEST]
-                f[F_I] += 1
-        if f[F_I] < f[F_NMOVES] and f[F_ALPHA] < f[F_BETA]:
-            c = mv[d, f[F_I]]
-            player = f[F_PLAYER]
+                    if value < fr[d, F_BEST]:
+                        fr[d, F_BEST] = value
+                        fr[d, F_BMOVE] = c
+                    if fr[d, F_BEST] < fr[d, F_BETA]:
+                        fr[d, F_BETA] = fr[d, F_BEST]
+                fr[d, F_I] += 1
+        if fr[d, F_I] < fr[d, F_NMOVES] and fr[d, F_ALPHA] < fr[d, F_BETA]:
+            c = mv[d, fr[d, F_I]]
+            player = fr[d, F_PLAYER]
             hands[player] ^= 1 << c
-            n = f[F_N]
-            g = fr[d + 1]
+            n = fr[d, F_N]
             if n == 0:
                 nled = c >> 3
                 nbv = win[c]
                 nbc = c
                 nbs = player
             else:
-                nled = f[F_LED]
+                nled = fr[d, F_LED]
                 v = trick_value(c, nled, win)
-                if v > f[F_BVAL]:
+                if v > fr[d, F_BVAL]:
                     nbv = v
                     nbc = c
                     nbs = player
                 else:
-                    nbv = f[F_BVAL]
-                    nbc = f[F_BCARD]
-                    nbs = f[F_BSEAT]
-            pts = f[F_TPTS] + points[c]
+                    nbv = fr[d, F_BVAL]
+                    nbc = fr[d, F_BCARD]
+                    nbs = fr[d, F_BSEAT]
+            pts = fr[d, F_TPTS] + points[c]
             if n == players - 1:
                 if (hands[0] | hands[1] | hands[2] | hands[3]) == 0:
                     pts += last_bonus
                 wteam = _team(nbs, players, taker)
                 gain = pts if wteam == max_team else 0
-                g[F_N] = 0
-                g[F_LEADER] = nbs
-                g[F_LED] = 0
-                g[F_BCARD] = 0
-                g[F_BVAL] = 0
-                g[F_BSEAT] = 0
-                g[F_TPTS] = 0
-                g[F_WON0] = f[F_WON0] | (1 if wteam == 0 else 0)
-                g[F_WON1] = f[F_WON1] | (1 if wteam == 1 else 0)
+                fr[d + 1, F_N] = 0
+                fr[d + 1, F_LEADER] = nbs
+                fr[d + 1, F_LED] = 0
+                fr[d + 1, F_BCARD] = 0
+                fr[d + 1, F_BVAL] = 0
+                fr[d + 1, F_BSEAT] = 0
+                fr[d + 1, F_TPTS] = 0
+                fr[d + 1, F_WON0] = fr[d, F_WON0] | (1 if wteam == 0 else 0)
+                fr[d + 1, F_WON1] = fr[d, F_WON1] | (1 if wteam == 1 else 0)
             else:
                 gain = 0
-                g[F_N] = n + 1
-                g[F_LEADER] = f[F_LEADER]
-                g[F_LED] = nled
-                g[F_BCARD] = nbc
-                g[F_BVAL] = nbv
-                g[F_BSEAT] = nbs
-                g[F_TPTS] = pts
-                g[F_WON0] = f[F_WON0]
-                g[F_WON1] = f[F_WON1]
-            ga = f[F_ALPHA]
-            gb = f[F_BETA]
+                fr[d + 1, F_N] = n + 1
+                fr[d + 1, F_LEADER] = fr[d, F_LEADER]
+                fr[d + 1, F_LED] = nled
+                fr[d + 1, F_BCARD] = nbc
+                fr[d + 1, F_BVAL] = nbv
+                fr[d + 1, F_BSEAT] = nbs
+                fr[d + 1, F_TPTS] = pts
+                fr[d + 1, F_WON0] = fr[d, F_WON0]
+                fr[d + 1, F_WON1] = fr[d, F_WON1]
+            ga = fr[d, F_ALPHA]
+            gb = fr[d, F_BETA]
             # Principal variation search: after the first move, a null window first.
-            if f[F_I] > 0 and gb - ga > 1 and f[F_RESEARCH] == 0:
-                f[F_SCOUT] = 1
-                if f[F_MAX]:
+            if fr[d, F_I] > 0 and gb - ga > 1 and fr[d, F_RESEARCH] == 0:
+                fr[d, F_SCOUT] = 1
+                if fr[d, F_MAX]:
                     gb = ga + 1
                 else:
                     ga = gb - 1
             else:
-                f[F_SCOUT] = 0
-            f[F_RESEARCH] = 0
-            g[F_ALPHA] = ga - gain
-            g[F_BETA] = gb - gain
-            g[F_RPTS] = f[F_RPTS] - points[c]
-            f[F_GAIN] = gain
+                fr[d, F_SCOUT] = 0
+            fr[d, F_RESEARCH] = 0
+            fr[d + 1, F_ALPHA] = ga - gain
+            fr[d + 1, F_BETA] = gb - gain
+            fr[d + 1, F_RPTS] = fr[d, F_RPTS] - points[c]
+            fr[d, F_GAIN] = gain
             d += 1
             entering = True
             continue
         # -- all moves tried (or cut off): store and return
-        best = f[F_BEST]
-        if f[F_ALPHA] >= f[F_BETA] and f[F_BMOVE] >= 0:
-            history[f[F_PLAYER], f[F_BMOVE]] += (33 - d) * (33 - d)
-            if killers[d, 0] != f[F_BMOVE]:
+        best = fr[d, F_BEST]
+        if fr[d, F_ALPHA] >= fr[d, F_BETA] and fr[d, F_BMOVE] >= 0:
+            history[fr[d, F_N], fr[d, F_BMOVE]] += (33 - d) * (33 - d)
+            if killers[d, 0] != fr[d, F_BMOVE]:
                 killers[d, 1] = killers[d, 0]
-                killers[d, 0] = f[F_BMOVE]
-        slot = f[F_SLOT]
+                killers[d, 0] = fr[d, F_BMOVE]
+        slot = fr[d, F_SLOT]
         if slot >= 0:
-            if best <= f[F_A0]:
+            if best <= fr[d, F_A0]:
                 lo, up = -1, best
-            elif best >= f[F_B0]:
+            elif best >= fr[d, F_B0]:
                 lo, up = best, 0x1FFF
             else:
                 lo, up = best, best
-            tt[slot, 0] = f[F_KEY]
-            tt[slot, 1] = (lo + 1) | (up << 13) | ((f[F_BMOVE] + 1) << 26) | (gen << 32)
+            tt[slot, 0] = fr[d, F_KEY]
+            tt[slot, 1] = (lo + 1) | (up << 13) | ((fr[d, F_BMOVE] + 1) << 26) | (gen << 32)
         ret = best
         if d == 0:
             return ret
