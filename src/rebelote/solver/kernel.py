@@ -228,6 +228,9 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
             fr[d, F_SLOT] = -1
             tt_move = -1
             done = False
+            forced = False
+            legal = 0
+            player = 0
             theirs = fr[d, F_WON1] if max_team == 0 else fr[d, F_WON0]
             if n == 0 and remaining == 0:
                 ours = fr[d, F_WON0] if max_team == 0 else fr[d, F_WON1]
@@ -265,8 +268,15 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 else:
                     if upper_bound < b:
                         b = upper_bound
-                    # Within one solve every card has a fixed owner, so the cards still
-                    # out and the trick's state identify the position exactly.
+                    player = (fr[d, F_LEADER] + n) % players
+                    legal = legal_mask(hands[player], n, fr[d, F_LED], fr[d, F_BCARD],
+                                       fr[d, F_BVAL], fr[d, F_BSEAT], player, mode,
+                                       undertrump, partner_free, players, higher, SUIT_MASKS)
+                    forced = legal & (legal - 1) == 0
+                # Within one solve every card has a fixed owner, so the cards still out
+                # and the trick's state identify the position exactly. A forced card
+                # is played without a look in the table (a probe costs more).
+                if not done and not forced:
                     key = remaining | ((fr[d, F_LEADER] | (n << 2) | (fr[d, F_LED] << 4)
                                         | (fr[d, F_BCARD] << 6) | (fr[d, F_BSEAT] << 11)
                                         | (fr[d, F_TPTS] << 13) | (fr[d, F_WON0] << 22)
@@ -306,12 +316,8 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 fr[d, F_BETA] = b
                 fr[d, F_A0] = a
                 fr[d, F_B0] = b
-                player = (fr[d, F_LEADER] + n) % players
-                fr[d, F_PLAYER] = player
+                fr[d, F_PLAYER] = player  # player and legal: from the entering code
                 own = hands[player]
-                legal = legal_mask(own, n, fr[d, F_LED], fr[d, F_BCARD], fr[d, F_BVAL],
-                                   fr[d, F_BSEAT], player, mode, undertrump, partner_free,
-                                   players, higher, SUIT_MASKS)
                 nm = gen_moves(legal, own, remaining & ~own, mode, points, ORDER_TABLE, mv, d)
                 partner_master = n > 0 and players == 4 and fr[d, F_BSEAT] == (player + 2) % 4
                 outside = remaining & ~own
