@@ -188,3 +188,15 @@ def test_statistics_page_and_ratings(tmp_path: Path) -> None:
     assert mine["games"] == 0 and mine["rating"] is None
     assert client.get("/api/ratings").json() == []
     assert "Ratings" in client.get("/stats").text
+
+
+def test_the_rule_options_a_table_may_set(tmp_path: Path) -> None:
+    from rebelote.rules import OPTION_NAMES, Rules
+
+    catalog = _client(tmp_path).get("/api/rules").json()
+    names = {o["name"] for o in catalog["options"]}
+    assert names == set(OPTION_NAMES) - {"players", "game", "deck_style"}
+    assert "announcements" in names and "direction" in names
+    assert "three" not in catalog["presets"] and "decouverte" not in catalog["presets"]
+    assert catalog["presets"]["classic"]["announcements"] is Rules.classic().announcements
+    assert catalog["presets"]["contree"]["game"] == "auction"

@@ -276,3 +276,28 @@ def test_statistics_and_ratings_after_whole_games(service: TableService) -> None
     assert (ratings["ana"]["mu"] > 25) == (sum(won) >= 2)
     assert ratings["ana"]["sigma"] < 25 / 3  # three games made it more certain
     assert service.stats("nobody")["games"] == 0
+
+
+def test_a_table_with_rule_options_of_its_own(service: TableService) -> None:
+    out = service.handle("ana", {"type": "create", "preset": "classic", "options": {
+        "rules": {"announcements": False, "direction": "clockwise"}, "target": 501}})
+    table = service.tables[out[0][1]["table"]]
+    assert not table.rules.announcements and table.rules.direction == "clockwise"
+    assert table.rules.target == 501 and table.rules.preset == "classic"
+    entry = service.lobby_entry(table)
+    assert entry is not None and entry["rules"] == {"announcements": False,
+                                                    "direction": "clockwise"}
+    # Stored: a restart rebuilds the same rules.
+    again = TableService(service.store)
+    assert again.tables[table.id].rules == table.rules
+
+
+@pytest.mark.parametrize("rules", [{"announcements": "maybe"}, {"colour": "red"},
+                                   {"players": 3}, {"deck_style": "german"}, ["list"],
+                                   {"capot_points": 300}])
+def test_bad_rule_options_are_refused_and_create_nothing(service: TableService,
+                                                         rules: Any) -> None:
+    out = service.handle("ana", {"type": "create", "preset": "classic",
+                                 "options": {"rules": rules}})
+    assert len(out) == 1 and out[0][1]["type"] == "error" and out[0][1]["code"] == "bad_rules"
+    assert service.tables == {}

@@ -222,3 +222,26 @@ def test_a_phone_plays_by_tapping(server: str) -> None:
             page.wait_for_timeout(60)
         assert played == 3
         browser.close()
+
+
+def test_a_table_with_more_rules(server: str) -> None:
+    """The lobby's "more rules" sets any rule option; the lobby lists the table with it."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        guest(page, server, "Ana")
+        page.select_option("#preset", "contree")
+        page.click("#more-rules summary")
+        page.wait_for_selector("[data-option=announcements]")
+        assert page.query_selector("[data-option=game]") is None  # the variant is the preset's
+        assert page.input_value("[data-option=announcements]") == "1"  # contrée's: false
+        page.select_option("[data-option=announcements]", label="true")
+        page.select_option("[data-option=direction]", label="clockwise")
+        page.click("#create")
+        page.wait_for_selector("#table:not([hidden])")
+        lobby = page.evaluate("fetch('/api/tables').then(r => r.json())")
+        assert lobby[0]["preset"] == "contree"
+        assert lobby[0]["rules"] == {"announcements": True, "direction": "clockwise"}
+        browser.close()

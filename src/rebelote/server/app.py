@@ -37,7 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rebelote.server.cluster import Cluster
 from rebelote.server.store import Store
-from rebelote.server.tables import ServiceError, TableService
+from rebelote.server.tables import TABLE_FIXED_OPTIONS, ServiceError, TableService
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
@@ -206,6 +206,18 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         return JSONResponse({"player": request.session["player"],
                              "nickname": request.session.get("nickname")})
 
+    async def rule_options(request: Request) -> Response:
+        """Every rule option a table may set, and each preset's values (the lobby's
+        "more rules")."""
+        from rebelote.rules import OPTION_NAMES, OPTIONS, PRESETS
+
+        return JSONResponse({
+            "options": [{"name": o.name, "values": o.values, "doc": o.doc,
+                         "minimum": o.minimum} for o in OPTIONS
+                        if o.name not in TABLE_FIXED_OPTIONS],
+            "presets": {name: {o: getattr(make(), o) for o in OPTION_NAMES}
+                        for name, make in PRESETS.items() if make().players == 4}})
+
     async def tables(request: Request) -> Response:
         if cluster is not None:
             return JSONResponse(await cluster.lobby())
@@ -324,6 +336,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         Route("/api/logout", logout, methods=["POST"]),
         Route("/api/me", me),
         Route("/api/tables", tables),
+        Route("/api/rules", rule_options),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/history", history),
         Route("/replay", replay_page),

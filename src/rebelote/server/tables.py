@@ -10,7 +10,8 @@ the store, exactly where it stood.
 
 Client messages (JSON objects):
   {"type": "create", "preset": P, "options": {...}}   a new table; you sit at seat 0
-                           (options: "target", "private": true, "hints": false)
+                           (options: "target", "private": true, "hints": false,
+                           "timer": seconds, "rules": {any rule option: value})
   {"type": "join", "table": T, "seat": S, "invite": K}  sit at a free seat (K: private)
   {"type": "watch", "table": T}                        spectate
   {"type": "bots", "table": T, "level": L}             bots take the free seats (creator)
@@ -42,6 +43,9 @@ from rebelote.view import SeatView
 Message = dict[str, Any]
 GRACE_S = 120.0
 """A player who drops keeps the seat this long while a bot plays for him."""
+TABLE_FIXED_OPTIONS = frozenset({"players", "game", "deck_style"})
+"""Rule options a table's creator cannot change (the preset's variant; each client
+chooses its own deck style)."""
 STAND_IN_AFTER_S = 10.0
 """A bot stands in for a dropped player only after this long (a reload is no drop)."""
 
@@ -198,8 +202,10 @@ class TableService:
         """The table as the lobby shows it; None for a private table."""
         if table.options.get("private"):
             return None
+        changed = {k: v for k, v in table.rules.to_dict().items()
+                   if k not in ("preset", "target")}
         return {"table": table.id, "preset": table.rules.preset, "target": table.rules.target,
-                "free": [s for s, who in enumerate(table.seats) if not who]}
+                "rules": changed, "free": [s for s, who in enumerate(table.seats) if not who]}
 
     # -- the protocol -------------------------------------------------------------------
 
@@ -274,11 +280,19 @@ class TableService:
     def create(self, player: str, preset: Any, options: Any) -> Table:
         if not isinstance(options, dict):
             raise ServiceError("bad_message", "options must be an object")
+        chosen = options.get("rules", {})
+        if not isinstance(chosen, dict):
+            raise ServiceError("bad_rules", "'rules' must be an object of rule options")
+        fixed = sorted(set(chosen) & TABLE_FIXED_OPTIONS)
+        if fixed:
+            raise ServiceError("bad_rules", f"{fixed[0]!r} is decided by the preset here")
         try:
-            rules = Rules.preset_named(str(preset))
+            rules = Rules.from_dict({**chosen, "preset": str(preset)})
+            if rules.players != 4:
+                raise RulesError("tables here are for four players")
             if "target" in options:
                 rules = rules.replace(target=options["target"])
-        except (RulesError, TypeError) as exc:
+        except (RulesError, TypeError, ValueError) as exc:
             raise ServiceError("bad_rules", str(exc)) from None
         table_id = secrets.token_hex(8)
         seats: list[dict[str, str]] = [{} for _ in range(rules.players)]

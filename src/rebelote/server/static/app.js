@@ -66,7 +66,9 @@ async function refreshLobby() {
   $("tables").replaceChildren(...tables.map((tb) => {
     const li = document.createElement("li");
     const join = document.createElement("button");
-    join.textContent = `${tb.preset} → ${tb.target}, ${t("free")}: ${tb.free.join(", ") || "—"}`;
+    const changed = Object.entries(tb.rules || {}).map(([k, v]) => `${k.replaceAll("_", " ")}: ${v}`);
+    const rules = changed.length ? ` (${changed.join(", ")})` : "";
+    join.textContent = `${tb.preset}${rules} → ${tb.target}, ${t("free")}: ${tb.free.join(", ") || "—"}`;
     join.disabled = tb.free.length === 0;
     join.onclick = () => send({ type: "join", table: tb.table });
     const watch = button(t("watch"), () => send({ type: "watch", table: tb.table }));
@@ -199,8 +201,56 @@ $("guest").onclick = async () => {
   if (!res.ok) { $("signin-error").textContent = (await res.json()).error; return; }
   signedIn();
 };
+// "More rules": every rule option of the chosen preset, each preset's values first.
+let ruleCatalog = null;
+async function loadRuleOptions() {
+  ruleCatalog = await (await fetch("/api/rules")).json();
+  const box = $("rule-options");
+  box.replaceChildren(...ruleCatalog.options.filter((o) => o.name !== "target").map((o) => {
+    const lab = document.createElement("label");
+    lab.title = o.doc;
+    lab.className = "rule-option";
+    const input = o.values
+      ? document.createElement("select")
+      : Object.assign(document.createElement("input"), { type: "number", min: o.minimum });
+    input.dataset.option = o.name;
+    if (o.values) {
+      o.values.forEach((v, i) => {
+        const opt = document.createElement("option");
+        opt.value = String(i);
+        opt.textContent = String(v);
+        input.append(opt);
+      });
+    }
+    lab.append(o.name.replaceAll("_", " "), " ", input);
+    return lab;
+  }));
+  showPresetRules();
+}
+function showPresetRules() {
+  if (!ruleCatalog) return;
+  const preset = ruleCatalog.presets[$("preset").value] || {};
+  for (const input of document.querySelectorAll("[data-option]")) {
+    const o = ruleCatalog.options.find((x) => x.name === input.dataset.option);
+    const value = preset[o.name];
+    input.value = o.values ? String(o.values.findIndex((v) => v === value)) : String(value);
+  }
+}
+function chosenRules() {
+  const preset = ruleCatalog ? ruleCatalog.presets[$("preset").value] : null;
+  const rules = {};
+  if (!preset) return rules;
+  for (const input of document.querySelectorAll("[data-option]")) {
+    const o = ruleCatalog.options.find((x) => x.name === input.dataset.option);
+    const value = o.values ? o.values[Number(input.value)] : Number(input.value);
+    if (value !== preset[o.name]) rules[o.name] = value;
+  }
+  return rules;
+}
+$("preset").onchange = showPresetRules;
+loadRuleOptions();
 $("create").onclick = () => {
-  const options = { private: $("private").checked };
+  const options = { private: $("private").checked, rules: chosenRules() };
   if ($("target").value) options.target = Number($("target").value);
   if ($("timer").value) options.timer = Number($("timer").value);
   send({ type: "create", preset: $("preset").value, options });

@@ -3,7 +3,7 @@
 // rebelote, dix de der, capot, litige, coinche) stay French in every language.
 const TEXTS = {
   en: {
-    nickname: "Nickname", guest: "Play as a guest", newTable: "New table", rules: "Rules",
+    nickname: "Nickname", guest: "Play as a guest", newTable: "New table", rules: "Rules", moreRules: "More rules",
     target: "Target", bots: "Bots", timer: "Turn timer", private: "private (invite link)",
     wait: "wait for friends before bots", create: "Create the table", open: "Open tables",
     watch: "watch", free: "free seats", waiting: "Waiting for players…", totals: "totals",
@@ -14,7 +14,7 @@ const TEXTS = {
     retourne: "retourne", pass: "pass", take: "take",
   },
   fr: {
-    nickname: "Pseudo", guest: "Jouer en invité", newTable: "Nouvelle table", rules: "Règles",
+    nickname: "Pseudo", guest: "Jouer en invité", newTable: "Nouvelle table", rules: "Règles", moreRules: "Plus de règles",
     target: "Objectif", bots: "Robots", timer: "Minuteur", private: "privée (lien d'invitation)",
     wait: "attendre des amis avant les robots", create: "Créer la table", open: "Tables ouvertes",
     watch: "regarder", free: "places libres", waiting: "En attente de joueurs…", totals: "totaux",
@@ -25,7 +25,7 @@ const TEXTS = {
     retourne: "retourne", pass: "passe", take: "je prends",
   },
   es: {
-    nickname: "Apodo", guest: "Jugar como invitado", newTable: "Nueva mesa", rules: "Reglas",
+    nickname: "Apodo", guest: "Jugar como invitado", newTable: "Nueva mesa", rules: "Reglas", moreRules: "Más reglas",
     target: "Objetivo", bots: "Bots", timer: "Temporizador", private: "privada (enlace)",
     wait: "esperar a amigos antes de los bots", create: "Crear la mesa", open: "Mesas abiertas",
     watch: "mirar", free: "plazas libres", waiting: "Esperando jugadores…", totals: "totales",
