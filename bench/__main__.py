@@ -208,10 +208,6 @@ def bots_section(console: Console) -> None:
         ours["expert_median_ms"] <= 100)
     row("expert decision: max ms", f"{ours['expert_max_ms']:.1f}", "—", "≤ 1000",
         ours["expert_max_ms"] <= 1000)
-    row("expert auction decision (contrée): median / max ms",
-        f"{ours['expert_auction_median_ms']:.0f} / {ours['expert_auction_max_ms']:.0f}", "—",
-        "≤ 100 / ≤ 1000", ours["expert_auction_max_ms"] <= 1000
-        and ours["expert_auction_median_ms"] <= 100)
     row("first start after install (s)", f"{ours['first_start_s']:.1f}", "—", "≤ 30",
         ours["first_start_s"] <= 30)
     row("later starts (s)", f"{ours['later_start_s']:.1f}", "—", "≤ 2",

@@ -85,27 +85,6 @@ def expert_times(hands: int = 6) -> dict[str, float]:
             "expert_max_ms": max(times) * 1e3, "expert_decisions": len(times)}
 
 
-def expert_auction_times(deals: int = 20) -> dict[str, float]:
-    """Decision times of the expert in contrée auctions (it solves sampled deals)."""
-    import random
-
-    from rebelote.bots import make_bot
-
-    rng = random.Random(5)
-    bots = [make_bot("expert", s) for s in range(4)]
-    times: list[float] = []
-    for i in range(deals):
-        hand = HandState.new(RULES, i % 4, rng)
-        while hand.phase == 0:
-            seat = hand.turn
-            t = time.perf_counter()
-            action = bots[seat].choose(hand.view(seat))
-            times.append(time.perf_counter() - t)
-            hand.apply(action, seat)
-    return {"expert_auction_median_ms": statistics.median(times) * 1e3,
-            "expert_auction_max_ms": max(times) * 1e3}
-
-
 def start_times() -> dict[str, float]:
     """Seconds from a fresh interpreter to the expert's first decision: with an empty
     numba cache (first start after install) and with the cache filled (later starts)."""
@@ -130,7 +109,6 @@ def main() -> None:
     result |= solve_times(deals)
     result["rollouts_per_s"] = rollout_rate(deals[0])
     result |= expert_times()
-    result |= expert_auction_times()
     result |= start_times()
     print(json.dumps(result))
 
