@@ -148,7 +148,7 @@ def test_contract_points_grow_with_the_trump_honours_and_length() -> None:
 @pytest.mark.parametrize("bot", ["heuristic", "expert"])
 def test_auction_bids_follow_the_hand(bot: str) -> None:
     """First to speak in contrée: a long trump suit with its jack and nine and side aces
-    bids, a hand without trump honours passes."""
+    bids (at least 100), a hand without trump honours passes."""
     from rebelote.cards import parse_card
     from rebelote.hand import BID_BASE, PASS, bid_of
 
@@ -160,9 +160,7 @@ def test_auction_bids_follow_the_hand(bot: str) -> None:
             [parse_card(n) for n in weak.split()], others[8:]]
     hand = HandState.from_deal(Rules.contree(), 3, deal)  # seat 0 speaks first
     action = make_bot(bot, 1).choose(hand.view(0))
-    assert action >= BID_BASE and bid_of(action)[1] == 0  # spades
-    if bot == "heuristic":  # the expert's solves find a capot whatever the bid
-        assert 80 + 10 * bid_of(action)[0] >= 100
+    assert action >= BID_BASE and bid_of(action)[1] == 0 and 80 + 10 * bid_of(action)[0] >= 100
     hand = HandState.from_deal(Rules.contree(), 1, deal)  # seat 2 speaks first
     assert make_bot(bot, 1).choose(hand.view(2)) == PASS
 
@@ -185,31 +183,3 @@ def test_a_raise_is_made_once() -> None:
     hand.apply(bid_action((opening - BID_BASE) // 6 + 1, 0), 2)  # partner raises
     hand.apply(PASS, 3)
     assert bot.choose(hand.view(0)) == PASS
-
-
-def test_the_expert_values_calls_by_expected_score() -> None:
-    """The expert's auction evaluation: with no bid yet, passing is worth 0; 80 in the
-    hand's long suit is worth more, 160 less; and the calls heard weight the sampled
-    worlds (a partner who bid spades holds spades)."""
-    from rebelote.bots.expert import auction_likelihood
-    from rebelote.cards import parse_card
-    from rebelote.hand import PASS, bid_action, bid_of
-
-    mine = [parse_card(n) for n in ["JS", "9S", "AS", "7H", "AD", "8D", "7C", "8C"]]
-    others = [c for c in range(32) if c not in mine]
-    hand = HandState.from_deal(Rules.contree(), 3, [mine, others[:8], others[8:16],
-                                                    others[16:]])
-    values = ExpertBot(1).bid_values(hand.view(0))
-    assert values[PASS] == 0
-    assert values[bid_action(0, 0)] > 0  # 80 in spades: made in most worlds
-    assert values[bid_action(0, 0)] > values[bid_action(8, 0)]  # 160 is too high
-    assert {bid_of(a)[1] for a in values if a != PASS} == {0}  # its best suit only
-    hand.apply(PASS, 0)
-    hand.apply(PASS, 1)
-    hand.apply(bid_action(2, 0), 2)  # partner: 100 in spades
-    view = hand.view(0)
-    with_spades = [0, 0, sum(1 << parse_card(n) for n in ["10S", "KS", "QS", "8S", "AH",
-                                                           "AC", "7D", "9D"]), 0]
-    without = [0, 0, sum(1 << parse_card(n) for n in ["8H", "9H", "10H", "QH", "KC",
-                                                       "QC", "7D", "9D"]), 0]
-    assert auction_likelihood(view, with_spades) > 10 * auction_likelihood(view, without)

@@ -135,10 +135,8 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 200) -> list[Car
     each seat gets its count, its known cards, and none of its excluded cards."""
     view = k.view
     n = view.rules.players
-    dealt = view.phase == "play" or (view.phase == "auction" and view.rules.game == "auction")
-    if not dealt or n == 2:
-        raise SamplingError("hands are sampled once every card is dealt, with 3 or 4 "
-                            "players (the play; the auction of auction games)")
+    if view.phase != "play" or n == 2:
+        raise SamplingError("hands are sampled in the play of 3- and 4-player games")
     me = view.seat
     unseen = k.unseen
     free_cards = unseen

@@ -82,19 +82,6 @@ def position_of(hand: HandState, max_team: int | None = None) -> Position:
                     points, scale)
 
 
-def deal_position(rules: Rules, hands: list[CardSet], mode: int, leader: int,
-                  max_team: int, taker: int = 0) -> Position:
-    """A full deal about to be played with contract ``mode``, ``leader`` leading:
-    how the expert values a contract in the auction, on hands it imagined."""
-    n = rules.players
-    arr = np.zeros(4, dtype=np.int64)
-    for s in range(n):
-        arr[s] = hands[s]
-    params, scale = _params(rules, mode, max_team, n, taker)
-    points = np.array(points_table(mode, rules.all_trump_points), dtype=np.int64)
-    return Position(arr, 0, leader, 0, 0, 0, 0, 0, 0, 0, params, points, scale)
-
-
 class Solver:
     """Exact solver with its transposition table (reused across calls)."""
 
@@ -117,15 +104,6 @@ class Solver:
                                   pos.trick_points, pos.won0, pos.won1, pos.params, pos.points,
                                   self.table, self._next_generation(), self.stats, -1,
                                   *k.new_heuristics()))
-
-    def value_within(self, pos: Position, low: int, high: int) -> int:
-        """The raw value if it lies strictly between ``low`` and ``high``, else ``low``
-        or below (it is at most that) or ``high`` or above (at least that): a narrower
-        search, for callers that only care inside the window (the auction)."""
-        return int(k.search(pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led,
-                            pos.best_card, pos.best_value, pos.best_seat, pos.trick_points,
-                            pos.won0, pos.won1, low, high, pos.params, pos.points, self.table,
-                            self._next_generation(), self.stats, *k.new_heuristics()))
 
     def move_values(self, pos: Position) -> dict[Card, int]:
         """The raw value of each legal card of the player to move."""
