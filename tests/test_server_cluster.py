@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -152,3 +153,41 @@ def test_players_on_two_processes_share_a_table_which_survives_its_owner(
                 assert seq_after > seq_before  # play went on at the adopted table
 
     asyncio.run(scenario())
+
+
+def test_several_workers_on_one_port(tmp_path: Path, redis_url: str) -> None:
+    """``rebelote serve --workers 2 --redis URL``: a table played through the port the
+    two processes share (connections land on either)."""
+    port = _free_port()
+    proc = start_server(port, tmp_path / "w.sqlite", redis_url, workers=2)
+    try:
+        cookie = _guest(port, "Ana")
+
+        async def play() -> dict[str, Any]:
+            async with connect(f"ws://127.0.0.1:{port}/ws",
+                               additional_headers={"Cookie": cookie}) as ws:
+                await ws.send(json.dumps({"type": "create", "preset": "contree"}))
+                table = (await _next(ws, "created"))["table"]
+                await ws.send(json.dumps({"type": "bots", "table": table, "level": "random"}))
+                state = await _latest_state(ws)
+                for _ in range(5):
+                    if state["turn"] != 0:
+                        break
+                    await ws.send(json.dumps({"type": "act", "table": table,
+                                              "action": state["legal"][0]}))
+                    state = await _latest_state(ws)
+            assert any(t["table"] == table for t in _lobby(port))
+            return state
+
+        state = asyncio.run(play())
+        assert state["seat"] == 0 and state["phase"] in ("auction", "play")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_several_workers_need_redis(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "rebelote", "serve", "--workers", "2",
+                           "--database", f"sqlite:///{tmp_path / 'x.sqlite'}"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--redis" in done.stderr

@@ -336,7 +336,7 @@ def serve(
 
     import uvicorn
 
-    from rebelote.server.app import create_app, default_database_url
+    from rebelote.server.app import create_app, default_database_url, load_secret
     from rebelote.server.store import upgrade
 
     if workers > 1 and redis is None:
@@ -349,8 +349,6 @@ def serve(
         return
     url = database or default_database_url()
     upgrade(url)  # once, before the workers start
-    from rebelote.server.app import load_secret
-
     os.environ.update(REBELOTE_DATABASE_URL=url, REBELOTE_REDIS_URL=redis or "",
                       REBELOTE_MIGRATED="1", REBELOTE_SECRET=load_secret())
     uvicorn.run("rebelote.server.app:app_from_environment", factory=True, workers=workers,

@@ -48,6 +48,7 @@ from rebelote.view import SeatView
 # Strength of a card as trump (J 9 A 10 K Q 8 7) and as a plain card, in "tricks".
 _TRUMP_WEIGHT = {JACK: 4.0, NINE: 3.0, ACE: 2.0, TEN: 1.5, 6: 1.0, 5: 1.0, 1: 0.5, 0: 0.5}
 TAKE_THRESHOLD = 6.0
+NAME_THRESHOLD = 6.5
 # Auction games: bid a level only if the contract is made with this probability (a
 # failed contract costs about twice what a made one brings).
 MAKE_PROBABILITY = 0.69
@@ -85,7 +86,6 @@ def contract_points(hand: CardSet, trump: int, leads: bool) -> float:
     if (KING in t) and (QUEEN in t):
         points += 20  # belote counts towards the contract
     return points + f["leads"] * leads
-NAME_THRESHOLD = 6.5
 
 
 def suit_strength(hand: CardSet, trump: int, extra: int = -1) -> float:
@@ -135,7 +135,8 @@ def bid_expectation(view: SeatView, action: int) -> float:
     total = 0.0
     for z in _QUANTILES:
         made = max(0, min(162, round(mean + CONTRACT_SD * z)))
-        outcome = HandOutcome(0, (made, 162 - made), 0 if made == 162 else None, (0, 0),
+        capot = 0 if made == 162 else 1 if made == 0 else None
+        outcome = HandOutcome(0, (made, 162 - made), capot, (0, 0),
                               (belote, 0), BID_VALUES[level] if level < CAPOT_LEVEL else
                               view.rules.capot_bid_value, level == CAPOT_LEVEL)
         scored = score_outcome(view.rules, outcome).scored
