@@ -245,3 +245,35 @@ def test_a_table_with_more_rules(server: str) -> None:
         assert lobby[0]["preset"] == "contree"
         assert lobby[0]["rules"] == {"announcements": True, "direction": "clockwise"}
         browser.close()
+
+
+def test_the_last_trick_on_demand(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        guest(page, server, "Ana")
+        page.click("#create")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_function(HAND_SHOWN)
+        page.keyboard.press("l")
+        assert "no trick" in page.inner_text("#last")  # nothing played yet
+        page.keyboard.press("l")
+        for _ in range(300):
+            if page.evaluate("state.tricks.length > 0 && state.phase === 'play'"):
+                break
+            calls = page.query_selector_all("#calls button")
+            cards = page.query_selector_all("#hand button:enabled:not(.illegal)")
+            if calls:
+                calls[-1].click()
+            elif cards:
+                cards[0].click()
+            page.wait_for_timeout(60)
+        last = page.evaluate("state.tricks[state.tricks.length - 1]")
+        page.click("#last-trick")
+        shown = page.inner_text("#last")
+        assert "won by" in shown and shown.count(":") == len(last["cards"]) == 4
+        page.click("#last-trick")
+        assert page.is_hidden("#last")
+        browser.close()

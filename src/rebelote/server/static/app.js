@@ -118,6 +118,9 @@ function receive(message) {
       holdTrick = message.tricks[message.tricks.length - 1];  // leave it on the table
       setTimeout(() => { holdTrick = null; if (state) render(state); }, 1500);
     }
+    if (!state || (message.tricks || []).length !== (state.tricks || []).length) {
+      $("last").hidden = true;  // a newer trick: the one shown is no longer the last
+    }
     shownTricks = message.tricks ? message.tricks.length : 0;
     state = message;
     render(message);
@@ -182,6 +185,18 @@ function render(s) {
 
 function act(action) { send({ type: "act", table: tableId, action }); }
 
+// The last trick of the hand, on demand (button or "l"), until the next one is played.
+function toggleLastTrick() {
+  const box = $("last");
+  if (!box.hidden) { box.hidden = true; return; }
+  const tricks = (state && state.tricks) || [];
+  const last = tricks[tricks.length - 1];
+  box.textContent = last ? last.cards.map((c, i) =>
+    `${place((last.leader + i) % state.seats.length)}: ${label(c)}`).join("   ") +
+    ` · ${t("wonBy")} ${place(last.winner)}` : t("noTrick");
+  box.hidden = false;
+}
+
 function button(text, onclick) {
   const b = document.createElement("button");
   b.textContent = text;
@@ -194,6 +209,7 @@ document.addEventListener("keydown", (event) => {
   const n = Number(event.key);
   if (n >= 1 && n <= (state.hand || []).length && state.phase === "play") act(state.hand[n - 1]);
   else if (event.key === "h") send({ type: "hint", table: tableId });
+  else if (event.key === "l") toggleLastTrick();
 });
 $("guest").onclick = async () => {
   const res = await fetch("/api/guest", { method: "POST", headers: { "content-type": "application/json" },
@@ -257,6 +273,7 @@ $("create").onclick = () => {
 };
 $("fill").onclick = () => send({ type: "bots", table: tableId, level: $("level").value });
 $("hint").onclick = () => send({ type: "hint", table: tableId });
+$("last-trick").onclick = toggleLastTrick;
 $("lang").value = lang;
 $("lang").onchange = () => {
   lang = $("lang").value;

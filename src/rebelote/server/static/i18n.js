@@ -12,6 +12,7 @@ const TEXTS = {
     invite: "Invite link:", fill: "Bots take the free seats", cards: "Cards",
     calculator: "score calculator", hand: "hand", team: "team", reserve: "reserve",
     retourne: "retourne", pass: "pass", take: "take",
+    lastTrick: "Last trick (l)", noTrick: "no trick played yet in this hand", wonBy: "won by",
   },
   fr: {
     nickname: "Pseudo", guest: "Jouer en invité", newTable: "Nouvelle table", rules: "Règles", moreRules: "Plus de règles",
@@ -23,6 +24,7 @@ const TEXTS = {
     invite: "Lien d'invitation :", fill: "Les robots prennent les places libres", cards: "Cartes",
     calculator: "calculette", hand: "donne", team: "équipe", reserve: "réserve",
     retourne: "retourne", pass: "passe", take: "je prends",
+    lastTrick: "Dernier pli (l)", noTrick: "pas encore de pli dans cette donne", wonBy: "pris par",
   },
   es: {
     nickname: "Apodo", guest: "Jugar como invitado", newTable: "Nueva mesa", rules: "Reglas", moreRules: "Más reglas",
@@ -34,6 +36,7 @@ const TEXTS = {
     invite: "Enlace de invitación:", fill: "Los bots ocupan las plazas libres", cards: "Cartas",
     calculator: "calculadora", hand: "mano", team: "equipo", reserve: "reserva",
     retourne: "retourne", pass: "paso", take: "tomo (je prends)",
+    lastTrick: "Última baza (l)", noTrick: "todavía ninguna baza en esta mano", wonBy: "ganada por",
   },
 };
 // Why the engine refused an action, by the rule it names (as rebelote.i18n).
