@@ -152,3 +152,22 @@ def test_solver_refuses_hidden_or_unplayed_positions() -> None:
     h.call(34)
     with pytest.raises(ValueError, match="découverte"):
         position_of(h)
+
+
+def test_the_table_is_cleared_when_its_stamp_wraps() -> None:
+    """Entries carry the solve's 25-bit stamp: when it wraps, entries of an old solve
+    (another deal: the same keys mean other owners) must not count for a new one."""
+    rng = random.Random(5)
+    deals = []
+    for _ in range(2):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deals.append(HandState.with_contract(Rules.ffb(), 3, [deck[8 * s:8 * s + 8]
+                                                              for s in range(4)], 0, 1))
+    first, second = (Solver().value(position_of(h)) for h in deals)
+    assert first != second
+    solver = Solver()
+    assert solver.value(position_of(deals[0])) == first  # its entries: stamp 1
+    solver.generation = kernel.GENERATIONS - 1  # the next solve wraps to stamp 1
+    assert solver.value(position_of(deals[1])) == second
+    assert solver.generation == 1

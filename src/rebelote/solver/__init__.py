@@ -89,11 +89,15 @@ class Solver:
         self.table = k.new_table()
         self.generation = 0
         self.stats = np.zeros(64, dtype=np.int64)
-        """Counters: nodes, null-window passes, TT probes, TT hits, (reserved), nodes by
-        depth from index 8."""
+        """Counters: nodes, searches (aspiration passes), TT probes, TT hits."""
 
     def _next_generation(self) -> int:
+        """A new stamp for the table's entries (older ones no longer count); the table
+        is cleared when the stamp's 25 bits wrap around."""
         self.generation += 1
+        if self.generation >= k.GENERATIONS:
+            self.table.fill(0)
+            self.generation = 1
         return self.generation
 
     def value(self, pos: Position) -> int:

@@ -41,17 +41,19 @@ ORDER_TABLE = _order_table()
 N_PARAMS = 8
 MAX_DEPTH = 40
 
-TT_BITS = 18
+TT_BITS = 17
 TT_SIZE = 1 << TT_BITS
+GENERATIONS = 1 << 25  # the entries' stamp: bits 38..62
 INF = 1 << 20
 ASPIRATION = 1  # points either side of a sibling's value
 
 
 def new_table() -> np.ndarray:
-    """A transposition table: rows of (key, data). The key is the cards still out and the
-    trick's state; data packs lower bound + 1 (13 bits), upper bound (13 bits), best
-    move + 1 (6 bits) and the solve's generation (from bit 32)."""
-    return np.zeros((TT_SIZE, 2), dtype=np.int64)
+    """A transposition table: buckets of two entries (key, data), one kept for the
+    deepest position, one always replaced. The key is the cards still out and the trick's
+    state; data packs lower bound + 1 (13 bits), upper bound (13 bits), best move + 1
+    (6 bits), depth (6 bits) and the solve's generation (from bit 38)."""
+    return np.zeros((TT_SIZE, 4), dtype=np.int64)
 
 
 # -- rules --------------------------------------------------------------------------------
@@ -124,7 +126,8 @@ def gen_moves(legal: int, own: int, outside: int, mode: int, points: np.ndarray,
     the same points, give the same result. Returns how many were written."""
     n = 0
     for suit in range(4):
-        if legal & (0xFF << (8 * suit)) == 0:
+        left = legal & (0xFF << (8 * suit))
+        if left == 0:
             continue
         prev = -1  # previous card of this hand in the run, -1 after an outside card
         for k in range(8):
@@ -132,12 +135,17 @@ def gen_moves(legal: int, own: int, outside: int, mode: int, points: np.ndarray,
             bit = 1 << c
             if own & bit:
                 if (legal & bit) != 0:
+                    left ^= bit
                     if prev >= 0 and points[prev] == points[c] and (legal >> prev) & 1:
                         prev = c
-                        continue  # equivalent to the card just kept
-                    out[row, n] = c
-                    n += 1
-                prev = c
+                    else:
+                        out[row, n] = c
+                        n += 1
+                        prev = c
+                    if left == 0:
+                        break  # no legal card of this suit further down
+                else:
+                    prev = c
             elif outside & bit:
                 prev = -1
     return n
@@ -220,7 +228,6 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
         if entering:
             entering = False
             stats[0] += 1
-            stats[8 + d] += 1
             n = fr[d, F_N]
             a = fr[d, F_ALPHA]
             b = fr[d, F_BETA]
@@ -285,9 +292,13 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                     fr[d, F_SLOT] = slot
                     fr[d, F_KEY] = key
                     stats[2] += 1
-                    if tt[slot, 0] == key and (tt[slot, 1] >> 32) == gen:
-                        stats[3] += 1
+                    data = -1
+                    if tt[slot, 0] == key and (tt[slot, 1] >> 38) == gen:
                         data = tt[slot, 1]
+                    elif tt[slot, 2] == key and (tt[slot, 3] >> 38) == gen:
+                        data = tt[slot, 3]
+                    if data >= 0:
+                        stats[3] += 1
                         lo = (data & 0x1FFF) - 1
                         up = (data >> 13) & 0x1FFF
                         if lo >= b:
@@ -470,8 +481,17 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 lo, up = best, 0x1FFF
             else:
                 lo, up = best, best
-            tt[slot, 0] = fr[d, F_KEY]
-            tt[slot, 1] = (lo + 1) | (up << 13) | ((fr[d, F_BMOVE] + 1) << 26) | (gen << 32)
+            depth = 63 - d  # a bigger subtree below: worth more to keep
+            data = ((lo + 1) | (up << 13) | ((fr[d, F_BMOVE] + 1) << 26) | (depth << 32)
+                    | (gen << 38))
+            old = tt[slot, 1]
+            key = fr[d, F_KEY]
+            if tt[slot, 0] == key or (old >> 38) != gen or depth >= ((old >> 32) & 63):
+                tt[slot, 0] = key  # the depth-preferred entry
+                tt[slot, 1] = data
+            else:
+                tt[slot, 2] = key  # the always-replaced entry
+                tt[slot, 3] = data
         ret = best
         if d == 0:
             return ret
