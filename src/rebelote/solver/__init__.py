@@ -93,7 +93,7 @@ class Solver:
 
     def _next_generation(self) -> int:
         """A new stamp for the table's entries (older ones no longer count); the table
-        is cleared when the stamp's 25 bits wrap around."""
+        is cleared when the stamps wrap around."""
         self.generation += 1
         if self.generation >= k.GENERATIONS:
             self.table.fill(0)

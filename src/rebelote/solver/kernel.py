@@ -41,19 +41,18 @@ ORDER_TABLE = _order_table()
 N_PARAMS = 8
 MAX_DEPTH = 40
 
-TT_BITS = 17
+TT_BITS = 18
 TT_SIZE = 1 << TT_BITS
-GENERATIONS = 1 << 25  # the entries' stamp: bits 38..62
+GENERATIONS = 1 << 25  # solves between two clearings of the table (see Solver)
 INF = 1 << 20
 ASPIRATION = 1  # points either side of a sibling's value
 
 
 def new_table() -> np.ndarray:
-    """A transposition table: buckets of two entries (key, data), one kept for the
-    deepest position, one always replaced. The key is the cards still out and the trick's
-    state; data packs lower bound + 1 (13 bits), upper bound (13 bits), best move + 1
-    (6 bits), depth (6 bits) and the solve's generation (from bit 38)."""
-    return np.zeros((TT_SIZE, 4), dtype=np.int64)
+    """A transposition table: rows of (key, data). The key is the cards still out and the
+    trick's state; data packs lower bound + 1 (13 bits), upper bound (13 bits), best
+    move + 1 (6 bits) and the solve's generation (from bit 32)."""
+    return np.zeros((TT_SIZE, 2), dtype=np.int64)
 
 
 # -- rules --------------------------------------------------------------------------------
@@ -292,13 +291,9 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                     fr[d, F_SLOT] = slot
                     fr[d, F_KEY] = key
                     stats[2] += 1
-                    data = -1
-                    if tt[slot, 0] == key and (tt[slot, 1] >> 38) == gen:
-                        data = tt[slot, 1]
-                    elif tt[slot, 2] == key and (tt[slot, 3] >> 38) == gen:
-                        data = tt[slot, 3]
-                    if data >= 0:
+                    if tt[slot, 0] == key and (tt[slot, 1] >> 32) == gen:
                         stats[3] += 1
+                        data = tt[slot, 1]
                         lo = (data & 0x1FFF) - 1
                         up = (data >> 13) & 0x1FFF
                         if lo >= b:
@@ -481,17 +476,8 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 lo, up = best, 0x1FFF
             else:
                 lo, up = best, best
-            depth = 63 - d  # a bigger subtree below: worth more to keep
-            data = ((lo + 1) | (up << 13) | ((fr[d, F_BMOVE] + 1) << 26) | (depth << 32)
-                    | (gen << 38))
-            old = tt[slot, 1]
-            key = fr[d, F_KEY]
-            if tt[slot, 0] == key or (old >> 38) != gen or depth >= ((old >> 32) & 63):
-                tt[slot, 0] = key  # the depth-preferred entry
-                tt[slot, 1] = data
-            else:
-                tt[slot, 2] = key  # the always-replaced entry
-                tt[slot, 3] = data
+            tt[slot, 0] = fr[d, F_KEY]
+            tt[slot, 1] = (lo + 1) | (up << 13) | ((fr[d, F_BMOVE] + 1) << 26) | (gen << 32)
         ret = best
         if d == 0:
             return ret
