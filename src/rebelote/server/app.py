@@ -130,7 +130,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     group = GroupCommit(service)
     cluster: Cluster | None = None
     if redis_url is not None:
-        cluster = Cluster(service, redis_url, connections.send_text)
+        cluster = Cluster(service, redis_url, connections.send_text, commit=group.flush)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")

@@ -54,8 +54,12 @@ class Cluster:
     """This process's part in the scale-out mode."""
 
     def __init__(self, service: TableService, redis_url: str, send_local: Sender,
-                 worker_id: str | None = None) -> None:
+                 worker_id: str | None = None,
+                 commit: Callable[[], Awaitable[None]] | None = None) -> None:
         self.service = service
+        self.commit = commit
+        """Commits what the service handled (the web layer's group commit); without
+        it, each message is committed on its own."""
         # A bounded pool that makes callers wait rather than fail under load.
         self.redis = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
             redis_url, max_connections=64, timeout=30, decode_responses=True))
@@ -224,8 +228,10 @@ class Cluster:
     async def _handle(self, player: str, nickname: str, message: Any) -> None:
         self.service.names[player] = nickname
         before = set(self.service.tables)
-        out = self.service.handle(player, message)  # synchronous: nothing interleaves
+        out = self.service.handle(player, message, commit=self.commit is None)
         created = set(self.service.tables) - before
+        if self.commit is not None and self.service.uncommitted:
+            await self.commit()  # before anyone hears of it
         for table in created:
             await self.redis.set(self.owner_key(table), self.id, ex=OWNER_TTL_S)
         named = message.get("table") if isinstance(message, dict) else None
