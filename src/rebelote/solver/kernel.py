@@ -189,7 +189,14 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
            alpha: int, beta: int, params: np.ndarray, points: np.ndarray, tt: np.ndarray,
            gen: int, stats: np.ndarray, history: np.ndarray, killers: np.ndarray) -> int:
     """Fail-soft alpha-beta, iterative: the points ``max_team`` collects from here on
-    (dix de der and capot bonus included) with best play by everyone."""
+    (dix de der and capot bonus included) with best play by everyone.
+
+    Principal variation search (null windows after the first move), a transposition
+    table at every node (a forced card excepted), bounds from the points still out,
+    equivalent cards merged, moves ordered by the table's card, two killers per depth,
+    a history of cutoffs by (position in the trick, card), then the card's role in the
+    trick. The frame stack is a 2-D array indexed in place: array views in this loop
+    cost an atomic reference count each."""
     mode = params[P_MODE]
     players = params[P_PLAYERS]
     max_team = params[P_MAX_TEAM]
