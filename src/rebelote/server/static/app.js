@@ -161,9 +161,24 @@ function render(s) {
     $(`seat-${place(seat)}`).textContent = bits.join(" · ");
   });
   const trick = holdTrick || s.trick;
-  $("trick").textContent = trick ? trick.cards.map((c, i) =>
-    `${place((trick.leader + i) % s.seats.length)}: ${label(c)}`).join("   ") :
-    (s.retourne && s.phase === "auction" ? `${t("retourne")} ${label(s.retourne)}` : "");
+  const box = $("trick");
+  if (trick && trick.cards.length) {
+    // Each card as drawn in the chosen deck, with who played it; the words for screen readers.
+    box.setAttribute("aria-label", trick.cards.map((c, i) =>
+      `${place((trick.leader + i) % s.seats.length)}: ${label(c)}`).join(", "));
+    box.replaceChildren(...trick.cards.map((c, i) => {
+      const fig = document.createElement("figure");
+      fig.className = "played";
+      if ("HD".includes(c.slice(-1))) fig.classList.add("red");
+      const caption = document.createElement("figcaption");
+      caption.textContent = place((trick.leader + i) % s.seats.length);
+      fig.append(cardFace(c), caption);
+      return fig;
+    }));
+  } else {
+    box.removeAttribute("aria-label");
+    box.textContent = s.retourne && s.phase === "auction" ? `${t("retourne")} ${label(s.retourne)}` : "";
+  }
   const legal = new Set(s.legal || []);
   $("calls").replaceChildren(...(s.phase === "auction" && yourTurn ? s.legal : [])
     .map((call) => button(["pass", "take"].includes(call) ? t(call) : call, () => act(call))));
