@@ -17,13 +17,12 @@ import statistics
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.servers import free_port, redis_server, start_server
+from tests.servers import free_port, redis_server, sign_in_guest, start_server
 
 
 def rss_kb(pid: int) -> int:
@@ -31,15 +30,6 @@ def rss_kb(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
-
-
-def guest(port: int, name: str) -> str:
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/guest",
-                                 data=json.dumps({"nickname": name}).encode(),
-                                 headers={"content-type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        cookie: str = resp.headers["set-cookie"].split(";")[0]
-        return cookie
 
 
 class Player:
@@ -93,9 +83,9 @@ async def load(port: int, tables: int, seconds: float) -> dict[str, Any]:
     sockets = []
     for t in range(tables):
         a = await connect(f"ws://127.0.0.1:{port}/ws",
-                          additional_headers={"Cookie": guest(port, f"a{t}")})
+                          additional_headers={"Cookie": sign_in_guest(port, f"a{t}")})
         b = await connect(f"ws://127.0.0.1:{port}/ws",
-                          additional_headers={"Cookie": guest(port, f"b{t}")})
+                          additional_headers={"Cookie": sign_in_guest(port, f"b{t}")})
         sockets += [a, b]
         # A target out of reach: every table plays for the whole run.
         await a.send(json.dumps({"type": "create", "preset": "classic",

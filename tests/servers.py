@@ -4,6 +4,7 @@ by its own command (``rebelote serve``), a throwaway Redis."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -43,6 +44,16 @@ def start_server(port: int, db: Path, redis_url: str | None = None,
             time.sleep(0.1)
     proc.kill()
     raise AssertionError("the server did not start")
+
+
+def sign_in_guest(port: int, nickname: str = "Ana") -> str:
+    """Sign in as a guest on the server at ``port``: its session cookie."""
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/guest",
+                                 data=json.dumps({"nickname": nickname}).encode(),
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        cookie: str = resp.headers["set-cookie"].split(";")[0]
+        return cookie
 
 
 @contextlib.contextmanager

@@ -22,7 +22,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from tests.servers import free_port as _free_port
-from tests.servers import redis_server, start_server
+from tests.servers import redis_server, sign_in_guest, start_server
 
 
 @pytest.fixture
@@ -33,19 +33,6 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
                 pytest.fail("redis-server is not installed (.ci/run installs it)")
             pytest.skip("redis-server is not installed")
         yield url
-
-
-def _start(port: int, db: Path, redis_url: str) -> subprocess.Popen[bytes]:
-    return start_server(port, db, redis_url)
-
-
-def _guest(port: int, name: str) -> str:
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/guest",
-                                 data=json.dumps({"nickname": name}).encode(),
-                                 headers={"content-type": "application/json"})
-    with urllib.request.urlopen(req, timeout=5) as resp:
-        cookie: str = resp.headers["set-cookie"].split(";")[0]
-        return cookie
 
 
 def _lobby(port: int) -> list[dict[str, Any]]:
@@ -78,8 +65,8 @@ def two_servers(tmp_path: Path, redis_url: str) -> Iterator[tuple[list[int],
                                                                list[subprocess.Popen[bytes]]]]:
     db = tmp_path / "server.sqlite"
     ports = [_free_port(), _free_port()]
-    procs = [_start(ports[0], db, redis_url)]  # the first one migrates the database
-    procs.append(_start(ports[1], db, redis_url))
+    procs = [start_server(ports[0], db, redis_url)]  # the first one migrates the database
+    procs.append(start_server(ports[1], db, redis_url))
     try:
         yield ports, procs
     finally:
@@ -92,7 +79,7 @@ def two_servers(tmp_path: Path, redis_url: str) -> Iterator[tuple[list[int],
 def test_players_on_two_processes_share_a_table_which_survives_its_owner(
         two_servers: tuple[list[int], list[subprocess.Popen[bytes]]]) -> None:
     ports, procs = two_servers
-    ana, bo = _guest(ports[0], "Ana"), _guest(ports[1], "Bo")
+    ana, bo = sign_in_guest(ports[0], "Ana"), sign_in_guest(ports[1], "Bo")
 
     async def scenario() -> None:
         async with connect(f"ws://127.0.0.1:{ports[0]}/ws",
@@ -161,7 +148,7 @@ def test_several_workers_on_one_port(tmp_path: Path, redis_url: str) -> None:
     port = _free_port()
     proc = start_server(port, tmp_path / "w.sqlite", redis_url, workers=2)
     try:
-        cookie = _guest(port, "Ana")
+        cookie = sign_in_guest(port, "Ana")
 
         async def play() -> dict[str, Any]:
             async with connect(f"ws://127.0.0.1:{port}/ws",

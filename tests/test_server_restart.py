@@ -5,23 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
 
 from tests.servers import free_port as _free_port
+from tests.servers import sign_in_guest
 from tests.servers import start_server as _start
-
-
-def _guest(port: int) -> str:
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/guest",
-                                 data=b'{"nickname": "Ana"}',
-                                 headers={"content-type": "application/json"})
-    with urllib.request.urlopen(req, timeout=5) as resp:
-        cookie: str = resp.headers["set-cookie"].split(";")[0]
-        return cookie
 
 
 async def _dealt(ws: Any) -> dict[str, Any]:
@@ -36,7 +27,7 @@ def test_a_killed_server_resumes_every_table(tmp_path: Path) -> None:
     port = _free_port()
     proc = _start(port, db)
     try:
-        cookie = _guest(port)
+        cookie = sign_in_guest(port)
 
         async def play() -> tuple[str, dict[str, Any]]:
             async with connect(f"ws://127.0.0.1:{port}/ws",

@@ -35,6 +35,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from rebelote.rules import OPTION_NAMES, OPTIONS, PRESETS
 from rebelote.server.cluster import Cluster
 from rebelote.server.store import Store
 from rebelote.server.tables import TABLE_FIXED_OPTIONS, ServiceError, TableService
@@ -206,17 +207,17 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         return JSONResponse({"player": request.session["player"],
                              "nickname": request.session.get("nickname")})
 
+    presets = [make() for make in PRESETS.values()]
+    catalog = {  # the same for every request
+        "options": [{"name": o.name, "values": o.values, "doc": o.doc, "minimum": o.minimum}
+                    for o in OPTIONS if o.name not in TABLE_FIXED_OPTIONS],
+        "presets": {r.preset: {o: getattr(r, o) for o in OPTION_NAMES}
+                    for r in presets if r.players == 4}}
+
     async def rule_options(request: Request) -> Response:
         """Every rule option a table may set, and each preset's values (the lobby's
         "more rules")."""
-        from rebelote.rules import OPTION_NAMES, OPTIONS, PRESETS
-
-        return JSONResponse({
-            "options": [{"name": o.name, "values": o.values, "doc": o.doc,
-                         "minimum": o.minimum} for o in OPTIONS
-                        if o.name not in TABLE_FIXED_OPTIONS],
-            "presets": {name: {o: getattr(make(), o) for o in OPTION_NAMES}
-                        for name, make in PRESETS.items() if make().players == 4}})
+        return JSONResponse(catalog)
 
     async def tables(request: Request) -> Response:
         if cluster is not None:
