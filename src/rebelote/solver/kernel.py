@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from rebelote.cards import HIGHER, SUIT_MASK, WIN_VALUE
 
@@ -97,57 +99,65 @@ def trick_value(card: int, led: int, win: np.ndarray) -> int:
     return v
 
 
+@intrinsic
+def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
+    """The CPU's population count (LLVM ``ctpop``)."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
 @njit(cache=True, inline="always")
 def popcount(x: int) -> int:
-    n = 0
-    while x != 0:
-        x &= x - 1
-        n += 1
-    return n
+    return _ctpop(x)  # type: ignore[call-arg]
 
 
 @njit(cache=True, inline="always")
 def lowest_bit_index(x: int) -> int:
-    i = 0
-    while (x >> i) & 1 == 0:
-        i += 1
-    return i
+    """Index of the lowest set bit of ``x`` (``x`` != 0)."""
+    return trailing_zeros(x)  # type: ignore[call-arg]
 
 
 # -- move generation with equivalent cards merged ----------------------------------------
 
 
+@njit(cache=True)
+def _zero_cards(mode: int, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """The point-less weakest cards of each suit (7 8 9 plain, 7 8 trump), weakest
+    first, their count per suit and their mask: the only cards that can be equivalent
+    (every other card of a suit is worth its own number of points)."""
+    zero_cards = np.full((4, 8), -1, dtype=np.int64)
+    zero_count = np.zeros(4, dtype=np.int64)
+    zero_mask = 0
+    for s in range(4):
+        for i in range(7, -1, -1):
+            c = ORDER_TABLE[mode, s, i]
+            if points[c] != 0:
+                break
+            zero_cards[s, zero_count[s]] = c
+            zero_count[s] += 1
+            zero_mask |= 1 << c
+    return zero_cards, zero_count, zero_mask
+
+
 @njit(cache=True, inline="always")
-def gen_moves(legal: int, own: int, outside: int, mode: int, points: np.ndarray,
-              order: np.ndarray, out: np.ndarray, row: int) -> int:
-    """Write the legal cards into ``out``, one per class of equivalent cards: cards of one
-    hand, adjacent in the suit's order with no outstanding card between them and worth
-    the same points, give the same result. Returns how many were written."""
-    n = 0
-    for suit in range(4):
-        left = legal & (0xFF << (8 * suit))
-        if left == 0:
-            continue
-        prev = -1  # previous card of this hand in the run, -1 after an outside card
-        for k in range(8):
-            c = order[mode, suit, k]
-            bit = 1 << c
-            if own & bit:
-                if (legal & bit) != 0:
-                    left ^= bit
-                    if prev >= 0 and points[prev] == points[c] and (legal >> prev) & 1:
-                        prev = c
-                    else:
-                        out[row, n] = c
-                        n += 1
-                        prev = c
-                    if left == 0:
-                        break  # no legal card of this suit further down
-                else:
-                    prev = c
-            elif outside & bit:
-                prev = -1
-    return n
+def _equivalent_zero_cards(legal: int, own: int, remaining: int, zero_cards: np.ndarray,
+                           zero_count: np.ndarray) -> int:
+    """The legal cards that an equivalent stronger one of the same hand stands for:
+    point-less cards of one suit with no card of another hand between them (played
+    cards do not separate). Only the strongest of each run is searched."""
+    drop = 0
+    for s in range(4):
+        run = False
+        for i in range(zero_count[s] - 1, -1, -1):
+            bit = 1 << zero_cards[s, i]
+            if legal & bit:
+                if run:
+                    drop |= bit
+                run = True
+            elif remaining & bit:  # an illegal own card or another hand's
+                run = False
+    return drop
 
 
 @njit(cache=True)
@@ -228,6 +238,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
         rpts += points[lowest_bit_index(m)]
         m &= m - 1
     fr[d, F_RPTS] = rpts
+    zero_cards, zero_count, zero_mask = _zero_cards(mode, points)
     entering = True
     ret = 0
     while True:
@@ -264,7 +275,9 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                     bs = lead
                     tp = points[c] + last_bonus
                     for k2 in range(1, players):
-                        s2 = (lead + k2) % players
+                        s2 = lead + k2
+                        if s2 >= players:
+                            s2 -= players
                         c2 = lowest_bit_index(hands[s2])
                         tp += points[c2]
                         v2 = trick_value(c2, lsuit, win)
@@ -281,7 +294,9 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 else:
                     if upper_bound < b:
                         b = upper_bound
-                    player = (fr[d, F_LEADER] + n) % players
+                    player = fr[d, F_LEADER] + n  # mod players without a division
+                    if player >= players:
+                        player -= players
                     legal = legal_mask(hands[player], n, fr[d, F_LED], fr[d, F_BCARD],
                                        fr[d, F_BVAL], fr[d, F_BSEAT], player, mode,
                                        undertrump, partner_free, players, higher, SUIT_MASKS)
@@ -331,7 +346,15 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 fr[d, F_B0] = b
                 fr[d, F_PLAYER] = player  # player and legal: from the entering code
                 own = hands[player]
-                nm = gen_moves(legal, own, remaining & ~own, mode, points, ORDER_TABLE, mv, d)
+                classes = legal
+                if legal & zero_mask:
+                    classes &= ~_equivalent_zero_cards(legal, own, remaining, zero_cards,
+                                                       zero_count)
+                nm = 0
+                while classes != 0:
+                    mv[d, nm] = lowest_bit_index(classes)
+                    classes &= classes - 1
+                    nm += 1
                 partner_master = n > 0 and players == 4 and fr[d, F_BSEAT] == (player + 2) % 4
                 outside = remaining & ~own
                 last = n == players - 1
