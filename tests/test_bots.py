@@ -145,24 +145,54 @@ def test_contract_points_grow_with_the_trump_honours_and_length() -> None:
     assert contract_points(longer, 0, True) > contract_points(longer, 0, False)  # the lead
 
 
-@pytest.mark.parametrize("bot", ["heuristic", "expert"])
-def test_auction_bids_follow_the_hand(bot: str) -> None:
-    """First to speak in contrée: a long trump suit with its jack and nine and side aces
-    bids (at least 100), a hand without trump honours passes."""
+def _strong_and_weak_deal() -> list[list[int]]:
+    """Seat 0: a long spade suit with its jack and nine and side aces; seat 2: nothing."""
     from rebelote.cards import parse_card
-    from rebelote.hand import BID_BASE, PASS, bid_of
 
     strong = "JS 9S AS 10S KS AH AD 7C"
     weak = "7S 8S 7H 8H 9H 7D 8D 9D"
     others = [c for c in range(32) if c not in {parse_card(n) for n in strong.split()}
               and c not in {parse_card(n) for n in weak.split()}]
-    deal = [[parse_card(n) for n in strong.split()], others[:8],
+    return [[parse_card(n) for n in strong.split()], others[:8],
             [parse_card(n) for n in weak.split()], others[8:]]
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "expert"])
+def test_auction_bids_follow_the_hand(bot: str) -> None:
+    """First to speak in contrée: the strong hand bids spades at the lowest level (80: a
+    higher contract is worth more only if made, and fails more), and outbids an
+    opponent's 100 in hearts with the lowest level that does (110); the hand without
+    trump honours passes."""
+    from rebelote.hand import PASS, bid_action
+
+    deal = _strong_and_weak_deal()
     hand = HandState.from_deal(Rules.contree(), 3, deal)  # seat 0 speaks first
-    action = make_bot(bot, 1).choose(hand.view(0))
-    assert action >= BID_BASE and bid_of(action)[1] == 0 and 80 + 10 * bid_of(action)[0] >= 100
+    assert make_bot(bot, 1).choose(hand.view(0)) == bid_action(0, 0)
+    hand = HandState.from_deal(Rules.contree(), 0, deal)  # seat 1 speaks first
+    hand.apply(bid_action(2, 1), 1)  # 100 hearts
+    hand.apply(PASS, 2)
+    hand.apply(PASS, 3)
+    assert make_bot(bot, 1).choose(hand.view(0)) == bid_action(3, 0)
     hand = HandState.from_deal(Rules.contree(), 1, deal)  # seat 2 speaks first
     assert make_bot(bot, 1).choose(hand.view(2)) == PASS
+
+
+def test_auction_style_highest_level() -> None:
+    """With ``lowest_level=False`` the heuristic opens at the highest level its model
+    makes with the style's probability (at least 100 with the strong hand); a higher
+    required probability never bids higher."""
+    from rebelote.bots.heuristic import AuctionStyle, HeuristicBot
+    from rebelote.hand import BID_BASE, bid_of
+
+    hand = HandState.from_deal(Rules.contree(), 3, _strong_and_weak_deal())
+    levels = []
+    for p in (0.5, 0.69, 0.9):
+        action = HeuristicBot(1, AuctionStyle(lowest_level=False, make_probability=p)).choose(
+            hand.view(0))
+        assert action >= BID_BASE and bid_of(action)[1] == 0
+        levels.append(bid_of(action)[0])
+    assert levels[1] >= 2 and levels[0] >= levels[1] >= levels[2]
+    assert levels[0] > levels[2]
 
 
 def test_a_raise_is_made_once() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from statistics import NormalDist
 
 from rebelote.bots import actions_of
@@ -49,15 +50,29 @@ from rebelote.view import SeatView
 _TRUMP_WEIGHT = {JACK: 4.0, NINE: 3.0, ACE: 2.0, TEN: 1.5, 6: 1.0, 5: 1.0, 1: 0.5, 0: 0.5}
 TAKE_THRESHOLD = 6.0
 NAME_THRESHOLD = 6.5
-# Auction games: bid a level only if the contract is made with this probability (a
-# failed contract costs about twice what a made one brings).
-MAKE_PROBABILITY = 0.69
-MAKE_Z = 0.5  # the normal quantile of MAKE_PROBABILITY
 CONTRACT_SD = 36.0
 """Spread of the points a contract makes around :func:`contract_points` (the residual
 of the fit: mostly the partner's hand, which the bidder does not see)."""
-PARTNER_SUPPORT = 20.0
-"""Points a partner's bid in the suit adds to the estimate."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionStyle:
+    """How the heuristic bids in auction games. The defaults were tuned with
+    ``python -m bench.bid_tuning`` (duplicate auctions against colver's bidder, scored
+    by exact solves calibrated on real play); the measurements are in docs/bots.md."""
+
+    make_probability: float = 0.64
+    """Bid up to the highest level the contract makes with this probability."""
+    lowest_level: bool = True
+    """Bid the lowest level that outbids (True) or the highest level reachable."""
+    coinche_strength: float = 7.0
+    """Coinche an opposing suit contract of 110 or more with this trump strength in
+    its suit (:func:`suit_strength`)."""
+    partner_support: float = 20.0
+    """Points a partner's bid in the suit adds to the estimate."""
+    outbid_probability: float | None = None
+    """Over an opponent's bid: the make probability required instead (passing leaves
+    them the contract); None: :attr:`make_probability`."""
 
 # contract_points: a linear fit of the exact (double-dummy) card points of the taking
 # side on features of the taker's hand alone, over 2,400 random deals and contracts
@@ -149,8 +164,13 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, style: AuctionStyle | None = None) -> None:
         self.rng = random.Random(seed)
+        self.style = style or AuctionStyle()
+        normal = NormalDist()
+        self._make_z = normal.inv_cdf(self.style.make_probability)
+        self._outbid_z = normal.inv_cdf(self.style.outbid_probability
+                                        or self.style.make_probability)
 
     # -- auction ---------------------------------------------------------------------
 
@@ -188,7 +208,8 @@ class HeuristicBot:
             return PASS
         if COINCHE in actions and last_bid >= 0:
             level, mode = bid_of(last_bid)
-            if mode < 4 and level >= 3 and suit_strength(view.hand, mode) >= 6.0:
+            strength = suit_strength(view.hand, mode) if mode < 4 else 0.0
+            if level >= 3 and strength >= self.style.coinche_strength:
                 return COINCHE
         # Our best contract: the card points we expect with each trump (a normal law
         # fitted on exact solves of random deals), partner's bid in that suit as support.
@@ -198,13 +219,14 @@ class HeuristicBot:
             if self._has_bid(view, me):
                 return PASS  # one raise each: a raise already counts partner's strength
         leads = (view.first_hand - me) % 2 == 0  # our side leads the first trick
+        z = self._outbid_z if bidder >= 0 and bidder % 2 != me % 2 else self._make_z
         best_level, best_mode = -1, 0
         for mode in range(4):
             mean = contract_points(view.hand, mode, leads)
             if partner_level >= 0 and mode == partner_mode:
-                mean += PARTNER_SUPPORT
-            # the highest level made with probability >= MAKE_PROBABILITY
-            top = mean - CONTRACT_SD * MAKE_Z
+                mean += self.style.partner_support
+            # the highest level made with probability >= style.make_probability
+            top = mean - CONTRACT_SD * z
             level = min(int((top - 80) // 10), CAPOT_LEVEL - 1)
             if level > best_level:
                 best_level, best_mode = level, mode
@@ -212,7 +234,10 @@ class HeuristicBot:
             return PASS
         if partner_level >= 0 and best_mode != partner_mode:
             return PASS  # let partner play his suit
-        for lvl in range(best_level, -1, -1):
+        # The lowest level that outbids: a higher contract adds its value when made but
+        # costs more, and fails more, when not.
+        levels = range(best_level + 1) if self.style.lowest_level else range(best_level, -1, -1)
+        for lvl in levels:
             action = bid_action(lvl, best_mode)
             if action in actions:
                 return action

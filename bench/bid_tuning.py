@@ -1,0 +1,229 @@
+"""Bidding styles against colver's bidder, scored by calibrated exact solves.
+
+A full match against colver (bench.peer_match) spends nearly all its time playing the
+cards and its result swings by ±7 points a deal over 2,000 deals, so bidding changes
+cannot be told apart with it. Here only the auction is played (our style on two seats,
+colver's ``improved`` bidder on the others, each deal twice with the seats swapped); the
+final contract is scored by the rules with the card points of an exact solve of the
+deal, corrected for how much real play falls short of it (``calibrate``). All styles
+see the same deals, so their differences are measured paired.
+
+``python -m bench.bid_tuning [--deals N] [--seed S]``: the table of styles;
+``python -m bench.bid_tuning calibrate [--deals N]``: exact value against real play
+(the expert on all four seats), which gives the corrections below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from bench.peer_match import COLVER_RULES, Colver, from_colver, to_colver
+from rebelote.bots import make_bot
+from rebelote.bots.heuristic import AuctionStyle, HeuristicBot
+from rebelote.hand import CAPOT_LEVEL, HandState, deal_deck
+from rebelote.scoring import HandOutcome, score_outcome
+from rebelote.solver import Solver, position_of
+from rebelote.view import SeatView
+
+# Measured with ``calibrate`` (300 deals, the expert on every seat, contrée as colver
+# plays it): the taking side's real card points fall short of the exact value by 6 on
+# average (median 4) when the exact value is no capot; 25 of 57 exact capots were made,
+# the others ended near 135 points.
+SHORTFALL = 6
+CAPOT_MADE = 0.44
+CAPOT_MISSED_POINTS = 135
+
+STYLES: dict[str, AuctionStyle] = {
+    "tuned (default)": AuctionStyle(),
+    "highest level": AuctionStyle(lowest_level=False),
+    "highest level, p 0.69": AuctionStyle(lowest_level=False, make_probability=0.69),
+    "p 0.58": AuctionStyle(make_probability=0.58),
+    "p 0.69": AuctionStyle(make_probability=0.69),
+    "p 0.73": AuctionStyle(make_probability=0.73),
+    "over opponents p 0.5": AuctionStyle(outbid_probability=0.5),
+    "over opponents p 0.56": AuctionStyle(outbid_probability=0.56),
+    "over opponents p 0.72": AuctionStyle(outbid_probability=0.72),
+    "coinche 6": AuctionStyle(coinche_strength=6.0),
+    "coinche 8": AuctionStyle(coinche_strength=8.0),
+    "never coinche": AuctionStyle(coinche_strength=99.0),
+}
+
+
+@dataclass
+class Tally:
+    diffs: list[float] = field(default_factory=list)
+    taken: int = 0
+    levels: int = 0
+
+
+class ExactScorer:
+    """The expected score difference (team 0 − team 1) of a hand whose auction is over,
+    from an exact solve corrected by the calibration; solves are cached per deal."""
+
+    def __init__(self) -> None:
+        self.solver = Solver()
+        self.cache: dict[tuple[int, int, int], int] = {}
+
+    def __call__(self, hand: HandState, deal: int) -> float:
+        if hand.taker < 0:
+            return 0.0
+        team = hand.taker & 1
+        key = (deal, hand.mode, team)
+        if key not in self.cache:
+            self.cache[key] = self.solver.value(position_of(hand, max_team=team))
+        value = self.cache[key]
+        belote = [0, 0]
+        queen, king = hand.mode * 8 + 5, hand.mode * 8 + 6
+        for seat in range(4):
+            if (hand.hands[seat] >> queen) & 1 and (hand.hands[seat] >> king) & 1:
+                belote[seat & 1] = 20
+
+        def scored(points: int, capot: int | None) -> int:
+            card_points = (points, 162 - points) if team == 0 else (162 - points, points)
+            outcome = HandOutcome(team, card_points, capot, (0, 0),
+                                  (belote[0], belote[1]), hand.contract_value(),
+                                  hand.bid_level == CAPOT_LEVEL, hand.double)
+            a, b = score_outcome(COLVER_RULES, outcome).scored
+            return a - b
+
+        if value >= 162:  # an exact capot: made in real play only part of the time
+            return (CAPOT_MADE * scored(162, team)
+                    + (1 - CAPOT_MADE) * scored(CAPOT_MISSED_POINTS, None))
+        real = max(0, value - SHORTFALL)
+        return scored(real, 1 - team if real == 0 else None)
+
+
+def auction(peer: Colver, hands: list[list[int]], dealer: int, ours_even: bool,
+            bidder: Callable[[SeatView], int], seed: int) -> HandState:
+    """The auction of one deal, our style on seats 0 and 2 (or 1 and 3)."""
+    peer_seats = [1, 3] if ours_even else [0, 2]
+    peer.ask({"cmd": "deal", "dealer": dealer, "seed": seed, "spec": peer.spec,
+              "seats": peer_seats, "hands": [[to_colver(c) for c in h] for h in hands]})
+    hand = HandState.from_deal(COLVER_RULES, dealer, hands)
+    while hand.phase == 0:
+        seat = hand.turn
+        if seat in peer_seats:
+            action = from_colver(peer.ask({"cmd": "act", "seat": seat})["action"], "auction")
+        else:
+            action = bidder(hand.view(seat))
+            peer.ask({"cmd": "step", "action": to_colver(action)})
+        hand.apply(action, seat)
+    return hand
+
+
+def _mean_ci(values: list[float]) -> tuple[float, float]:
+    mean = statistics.mean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0
+    return mean, half
+
+
+def compare(deals: int, seed: int, console: Console) -> None:
+    peer = Colver(5)  # the time only matters for its card play, not played here
+    score = ExactScorer()
+    rng = random.Random(seed)
+    bots = {name: HeuristicBot(0, style) for name, style in STYLES.items()}
+    tallies = {name: Tally() for name in STYLES}
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"auctions ({len(STYLES)} styles)", total=deals)
+        for i in range(deals):
+            deck = deal_deck(rng)
+            hands = [sorted(deck[8 * s:8 * s + 8]) for s in range(4)]
+            for name, bot in bots.items():
+                tally = tallies[name]
+                both = []
+                for ours_even in (True, False):
+                    hand = auction(peer, hands, i % 4, ours_even, bot.bid, 1000 + i)
+                    both.append(score(hand, i))
+                    if hand.taker >= 0 and (hand.taker % 2 == 0) == ours_even:
+                        tally.taken += 1
+                        tally.levels += hand.contract_value()
+                tally.diffs.append((both[0] - both[1]) / 2)
+            progress.advance(task)
+    peer.close()
+    base_name = next(iter(STYLES))
+    base = tallies[base_name].diffs
+    table = Table(title=f"bidding styles against colver's bidder, {deals} deals "
+                        f"in duplicate, exact solves calibrated on real play (seed {seed})")
+    for col in ("style", "− colver, points/deal", f"− {base_name}", "contracts taken",
+                "average contract"):
+        table.add_column(col, justify="left" if col == "style" else "right")
+    for name, tally in tallies.items():
+        mean, half = _mean_ci(tally.diffs)
+        rel = [a - b for a, b in zip(tally.diffs, base, strict=True)]
+        rmean, rhalf = _mean_ci(rel)
+        table.add_row(name, f"{mean:+.1f} ± {half:.1f}",
+                      "—" if name == base_name else f"{rmean:+.1f} ± {rhalf:.1f}",
+                      str(tally.taken), f"{tally.levels / max(1, tally.taken):.0f}")
+    console.print(table)
+
+
+def calibrate(deals: int, seed: int, console: Console) -> None:
+    """Exact value of the full deal against the points the taking side really made,
+    with the expert on all four seats."""
+    rng = random.Random(seed)
+    solver = Solver()
+    plain: list[int] = []
+    capots = made_capots = 0
+    missed: list[int] = []
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("expert self-play", total=deals)
+        for i in range(deals):
+            deck = deal_deck(rng)
+            hands = [sorted(deck[8 * s:8 * s + 8]) for s in range(4)]
+            hand = HandState.from_deal(COLVER_RULES, i % 4, hands)
+            bots = [make_bot("expert", seed * 10_000 + 4 * i + s) for s in range(4)]
+            while hand.phase == 0:
+                hand.apply(bots[hand.turn].choose(hand.view(hand.turn)), hand.turn)
+            progress.advance(task)
+            if hand.taker < 0:
+                continue
+            team = hand.taker & 1
+            exact = solver.value(position_of(hand, max_team=team))
+            while not hand.is_over:
+                hand.apply(bots[hand.turn].choose(hand.view(hand.turn)), hand.turn)
+            real = hand.scaled_card_points()[team]
+            if exact >= 162:
+                capots += 1
+                if hand.capot_team() == team:
+                    made_capots += 1
+                else:
+                    missed.append(real)
+            else:
+                plain.append(exact - real)
+    table = Table(title=f"exact value against real play, {deals} deals (seed {seed})")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    if plain:
+        table.add_row("contracts, exact value no capot", str(len(plain)))
+        table.add_row("  shortfall of real play: mean / median",
+                      f"{statistics.mean(plain):.1f} / {statistics.median(plain):.0f}")
+    table.add_row("exact capots / made in play", f"{capots} / {made_capots}")
+    if missed:
+        table.add_row("  points when missed: mean", f"{statistics.mean(missed):.0f}")
+    console.print(table)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", nargs="?", default="compare", choices=["compare", "calibrate"])
+    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    console = Console(width=max(Console().width, 110))
+    if args.what == "calibrate":
+        calibrate(args.deals, args.seed, console)
+    else:
+        compare(args.deals, args.seed, console)
+
+
+if __name__ == "__main__":
+    main()
