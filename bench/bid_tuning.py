@@ -28,6 +28,7 @@ from rich.table import Table
 
 from bench.peer_match import COLVER_RULES, Colver, from_colver, to_colver
 from rebelote.bots import make_bot
+from rebelote.bots.expert import ExpertBot
 from rebelote.bots.heuristic import AuctionStyle, HeuristicBot
 from rebelote.hand import CAPOT_LEVEL, HandState, deal_deck
 from rebelote.scoring import HandOutcome, score_outcome
@@ -52,6 +53,9 @@ STYLES: dict[str, AuctionStyle] = {
     "over opponents p 0.5": AuctionStyle(outbid_probability=0.5),
     "over opponents p 0.56": AuctionStyle(outbid_probability=0.56),
     "over opponents p 0.72": AuctionStyle(outbid_probability=0.72),
+    "never raise partner": AuctionStyle(raise_partner=False),
+    "surcoinche p 0.7": AuctionStyle(surcoinche_probability=0.7),
+    "surcoinche p 0.85": AuctionStyle(surcoinche_probability=0.85),
     "coinche 6": AuctionStyle(coinche_strength=6.0),
     "coinche 8": AuctionStyle(coinche_strength=8.0),
     "never coinche": AuctionStyle(coinche_strength=99.0),
@@ -126,22 +130,28 @@ def _mean_ci(values: list[float]) -> tuple[float, float]:
     return mean, half
 
 
-def compare(deals: int, seed: int, console: Console) -> None:
+def compare(deals: int, seed: int, console: Console, expert_worlds: int = 0,
+            styles: list[str] | None = None) -> None:
     peer = Colver(5)  # the time only matters for its card play, not played here
     score = ExactScorer()
     rng = random.Random(seed)
-    bots = {name: HeuristicBot(0, style) for name, style in STYLES.items()}
-    tallies = {name: Tally() for name in STYLES}
+    bots: dict[str, Callable[[SeatView], int]] = {
+        name: HeuristicBot(0, style).bid for name, style in STYLES.items()
+        if styles is None or name in styles or name == next(iter(STYLES))}
+    if expert_worlds:
+        expert = ExpertBot(0, bid_worlds=expert_worlds)
+        bots[f"expert, {expert_worlds} solved deals"] = expert.choose
+    tallies = {name: Tally() for name in bots}
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"auctions ({len(STYLES)} styles)", total=deals)
+        task = progress.add_task(f"auctions ({len(bots)} styles)", total=deals)
         for i in range(deals):
             deck = deal_deck(rng)
             hands = [sorted(deck[8 * s:8 * s + 8]) for s in range(4)]
-            for name, bot in bots.items():
+            for name, bidder in bots.items():
                 tally = tallies[name]
                 both = []
                 for ours_even in (True, False):
-                    hand = auction(peer, hands, i % 4, ours_even, bot.bid, 1000 + i)
+                    hand = auction(peer, hands, i % 4, ours_even, bidder, 1000 + i)
                     both.append(score(hand, i))
                     if hand.taker >= 0 and (hand.taker % 2 == 0) == ours_even:
                         tally.taken += 1
@@ -149,7 +159,7 @@ def compare(deals: int, seed: int, console: Console) -> None:
                 tally.diffs.append((both[0] - both[1]) / 2)
             progress.advance(task)
     peer.close()
-    base_name = next(iter(STYLES))
+    base_name = next(iter(bots))
     base = tallies[base_name].diffs
     table = Table(title=f"bidding styles against colver's bidder, {deals} deals "
                         f"in duplicate, exact solves calibrated on real play (seed {seed})")
@@ -217,12 +227,16 @@ def main() -> None:
     parser.add_argument("what", nargs="?", default="compare", choices=["compare", "calibrate"])
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--expert-worlds", type=int, default=0,
+                        help="add the expert bidding from this many solved deals")
+    parser.add_argument("--styles", help="only these styles (comma-separated names)")
     args = parser.parse_args()
     console = Console(width=max(Console().width, 110))
     if args.what == "calibrate":
         calibrate(args.deals, args.seed, console)
     else:
-        compare(args.deals, args.seed, console)
+        compare(args.deals, args.seed, console, args.expert_worlds,
+                args.styles.split(",") if args.styles else None)
 
 
 if __name__ == "__main__":

@@ -213,3 +213,53 @@ def test_a_raise_is_made_once() -> None:
     hand.apply(bid_action((opening - BID_BASE) // 6 + 1, 0), 2)  # partner raises
     hand.apply(PASS, 3)
     assert bot.choose(hand.view(0)) == PASS
+
+
+def test_expert_bids_from_solved_deals() -> None:
+    """The expert's auction from exact solves of sampled deals: each sampled deal keeps
+    the bidder's hand and deals exactly the unseen cards, 8 a seat; a partner's bid
+    shades the sampling towards hands that fit it; the strong hand still bids spades at
+    80 and the empty hand passes."""
+    from rebelote.bots.expert import SampledBidder
+    from rebelote.bots.heuristic import contract_points
+    from rebelote.hand import PASS, bid_action
+    from rebelote.solver import Solver
+
+    deal = _strong_and_weak_deal()
+    hand = HandState.from_deal(Rules.contree(), 3, deal)  # seat 0 speaks first
+    bidder = SampledBidder(5, Solver(), worlds=6)
+    assert bidder.choose(hand.view(0)) == bid_action(0, 0)
+    hand.apply(bid_action(0, 0), 0)
+    hand.apply(PASS, 1)
+    view = hand.view(2)
+    worlds = bidder._sampled_deals(view)
+    assert len(worlds) == 6
+    for world in worlds:
+        assert sorted(world[2]) == sorted(deal[2])
+        assert sorted(c for h in world for c in h) == list(range(32))
+        assert all(len(h) == 8 for h in world)
+        # partner (seat 0) bid 80 spades: its sampled hand fits by the model
+        assert contract_points(sum(1 << c for c in world[0]), 0, True) >= 80 - 40
+    assert bidder.choose(view) == PASS
+
+
+def test_expert_solves_a_close_call() -> None:
+    """A hand near the line (the model puts jack-third of spades and a side ace around
+    96 points) is decided by solving sampled deals; a clear one is not."""
+    from rebelote.bots.expert import SampledBidder
+    from rebelote.cards import parse_card
+    from rebelote.hand import BID_BASE, PASS
+    from rebelote.solver import Solver
+
+    close = [parse_card(n) for n in "JS 7S AH 9H 7D 8D 7C 8C".split()]
+    others = [c for c in range(32) if c not in close]
+    hand = HandState.from_deal(Rules.contree(), 3, [close, others[:8], others[8:16],
+                                                   others[16:]])
+    bidder = SampledBidder(2, Solver(), worlds=6)
+    action = bidder.choose(hand.view(0))
+    assert action == PASS or action >= BID_BASE
+    assert bidder.solver.stats[0] > 0  # nodes searched
+    clear = SampledBidder(2, Solver(), worlds=6)
+    assert clear.choose(HandState.from_deal(Rules.contree(), 3, _strong_and_weak_deal())
+                        .view(0)) >= BID_BASE
+    assert clear.solver.stats[0] == 0

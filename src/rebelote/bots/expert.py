@@ -13,19 +13,110 @@ solves (:func:`rebelote.bots.heuristic.contract_points`).
 from __future__ import annotations
 
 import random
+import statistics
 import time
 
 from rebelote.bots import actions_of
-from rebelote.bots.heuristic import HeuristicBot
+from rebelote.bots.heuristic import CONTRACT_SD, HeuristicBot, contract_points
 from rebelote.bots.knowledge import (
     SamplingError,
     knowledge_of,
     play_likelihood,
     sample_hands,
 )
-from rebelote.cards import Card, points_table
-from rebelote.solver import Solver, child_position, position_from_view, rollouts
+from rebelote.cards import Card, cards_of, points_table
+from rebelote.hand import BID_BASE, CAPOT_LEVEL, HandState, bid_action, bid_of
+from rebelote.solver import Solver, child_position, position_from_view, position_of, rollouts
 from rebelote.view import SeatView
+
+# How much the taking side's real card points fall short of the exact value (expert on
+# every seat, contrée; ``python -m bench.bid_tuning calibrate``): 6 points when the
+# exact value is no capot; an exact capot is made in play 44% of the time.
+EXACT_SHORTFALL = 6
+EXACT_CAPOT_MADE = 0.44
+
+
+class SampledBidder(HeuristicBot):
+    """The heuristic's auction with the contract's points taken from exact solves of
+    sampled deals instead of the fitted model: the unseen cards dealt at random to the
+    other seats, kept when each bid made fits its bidder's hand by the model (a lenient
+    test), solved with this seat as the taker, corrected by the calibration above."""
+
+    def __init__(self, seed: int | None, solver: Solver, worlds: int, band: int = 2) -> None:
+        super().__init__(seed)
+        self.solver = solver
+        self.worlds = worlds
+        self.band = band
+        self._cache_key: tuple[object, ...] = ()
+        self._deals: list[list[list[Card]]] = []
+
+    def _sampled_deals(self, view: SeatView) -> list[list[list[Card]]]:
+        key = (view.seat, view.hand, tuple(view.calls))
+        if key == self._cache_key:
+            return self._deals
+        me = view.seat
+        unseen = [c for c in range(32) if not (view.hand >> c) & 1]
+        bids = []  # (seat, mode, level) of every bid so far
+        for i, call in enumerate(view.calls):
+            if call >= BID_BASE:
+                level, mode = bid_of(call)
+                if mode < 4:
+                    bids.append(((view.first_hand + i) % 4, mode, level))
+        deals: list[list[list[Card]]] = []
+        for attempt in range(self.worlds * 20):
+            self.rng.shuffle(unseen)
+            hands: list[list[Card]] = []
+            k = 0
+            for seat in range(4):
+                if seat == me:
+                    hands.append(cards_of(view.hand))
+                else:
+                    hands.append(sorted(unseen[k:k + 8]))
+                    k += 8
+            fits = all(
+                contract_points(sum(1 << c for c in hands[seat]), mode,
+                                (view.first_hand - seat) % 2 == 0) >= 80 + 10 * level - 40
+                for seat, mode, level in bids if seat != me)
+            # after many misses, take what comes: the bids only shade the sampling
+            if fits or attempt >= self.worlds * 10:
+                deals.append(hands)
+                if len(deals) == self.worlds:
+                    break
+        self._cache_key, self._deals = key, deals
+        return deals
+
+    def _reachable_level(self, view: SeatView, mode: int, support: bool, z: float) -> int:
+        # Solved only where it can change the call: the model's level near the lowest
+        # level that outbids in this suit (the only one ever bid), for a suit near the
+        # model's best.
+        model = super()._reachable_level(view, mode, support, z)
+        lowest = next((lvl for lvl in range(CAPOT_LEVEL)
+                       if bid_action(lvl, mode) in view.legal_actions), CAPOT_LEVEL)
+        levels = sorted((super(SampledBidder, self)._reachable_level(view, m, False, z)
+                         for m in range(4)), reverse=True)
+        # at most the two best suits by the model are solved (time: about 15 ms a deal)
+        if abs(model - lowest) > self.band or model < max(levels[0] - self.band, levels[1]):
+            return model
+        team = view.seat & 1
+        points = []
+        for hands in self._sampled_deals(view):
+            hand = HandState.with_contract(view.rules, (view.first_hand - 1) % 4, hands,
+                                           view.seat, mode, -1, 0, 1)
+            exact = self.solver.value(position_of(hand, max_team=team))
+            if exact >= 162:
+                made = EXACT_CAPOT_MADE * 162 + (1 - EXACT_CAPOT_MADE) * 135
+            else:
+                made = max(0, exact - EXACT_SHORTFALL)
+            queen, king = mode * 8 + 5, mode * 8 + 6
+            for seat in (view.seat, (view.seat + 2) % 4):
+                mine = sum(1 << c for c in hands[seat])
+                if (mine >> queen) & 1 and (mine >> king) & 1:
+                    made += 20  # belote counts towards the contract
+            points.append(made)
+        mean = statistics.mean(points)
+        spread = max(20.0, statistics.stdev(points)) if len(points) > 1 else CONTRACT_SD
+        top = mean - spread * z
+        return min(int((top - 80) // 10), CAPOT_LEVEL - 1)
 
 
 class ExpertBot:
@@ -35,13 +126,15 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, samples: int = 16,
                  budget_s: float | None = None, min_samples: int = 6, solve_cards: int = 24,
-                 rollouts_per_card: int = 64, weighted: bool = True) -> None:
+                 rollouts_per_card: int = 64, weighted: bool = True,
+                 bid_worlds: int = 0) -> None:
         """``samples`` worlds per decision: a fixed number, so that a seed gives the same
         play on any machine; with ``budget_s`` the bot stops sampling when the time is up
         (after ``min_samples``) instead."""
         self.rng = random.Random(seed)
-        self.heuristic = HeuristicBot(seed)
         self.solver = Solver()
+        self.heuristic = (SampledBidder(seed, self.solver, bid_worlds) if bid_worlds
+                          else HeuristicBot(seed))
         self.budget_s = budget_s
         self.min_samples = min_samples
         self.max_samples = samples

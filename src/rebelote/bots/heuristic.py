@@ -73,6 +73,11 @@ class AuctionStyle:
     outbid_probability: float | None = None
     """Over an opponent's bid: the make probability required instead (passing leaves
     them the contract); None: :attr:`make_probability`."""
+    raise_partner: bool = True
+    """Raise a partner's suit (once) when the support makes a higher level."""
+    surcoinche_probability: float | None = None
+    """Surcoinche our side's coinched contract made with this probability (None:
+    never)."""
 
 # contract_points: a linear fit of the exact (double-dummy) card points of the taking
 # side on features of the taker's hand alone, over 2,400 random deals and contracts
@@ -205,7 +210,14 @@ class HeuristicBot:
         if last_bid >= 0:
             bidder = self._bidder_of(view, last_bid)
         if SURCOINCHE in actions:
-            return PASS
+            p = self.style.surcoinche_probability
+            if p is None or last_bid < 0 or bidder % 2 != me % 2:
+                return PASS
+            level, mode = bid_of(last_bid)
+            if mode >= 4 or bidder != me:
+                return PASS  # only the taker knows enough of the hand
+            z = NormalDist().inv_cdf(p)
+            return SURCOINCHE if self._reachable_level(view, mode, False, z) >= level else PASS
         if COINCHE in actions and last_bid >= 0:
             level, mode = bid_of(last_bid)
             strength = suit_strength(view.hand, mode) if mode < 4 else 0.0
@@ -216,18 +228,13 @@ class HeuristicBot:
         partner_level = -1
         if bidder >= 0 and bidder == (me + 2) % 4:
             partner_level, partner_mode = bid_of(last_bid)
-            if self._has_bid(view, me):
+            if self._has_bid(view, me) or not self.style.raise_partner:
                 return PASS  # one raise each: a raise already counts partner's strength
-        leads = (view.first_hand - me) % 2 == 0  # our side leads the first trick
         z = self._outbid_z if bidder >= 0 and bidder % 2 != me % 2 else self._make_z
         best_level, best_mode = -1, 0
         for mode in range(4):
-            mean = contract_points(view.hand, mode, leads)
-            if partner_level >= 0 and mode == partner_mode:
-                mean += self.style.partner_support
-            # the highest level made with probability >= style.make_probability
-            top = mean - CONTRACT_SD * z
-            level = min(int((top - 80) // 10), CAPOT_LEVEL - 1)
+            support = partner_level >= 0 and mode == partner_mode
+            level = self._reachable_level(view, mode, support, z)
             if level > best_level:
                 best_level, best_mode = level, mode
         if best_level < 0:
@@ -242,6 +249,17 @@ class HeuristicBot:
             if action in actions:
                 return action
         return PASS
+
+    def _reachable_level(self, view: SeatView, mode: int, support: bool, z: float) -> int:
+        """The highest level (index in ``BID_VALUES``; -1: not even 80) that a contract
+        in ``mode`` taken by this seat makes with the probability whose normal quantile is
+        ``z``, by the :func:`contract_points` model; ``support``: partner bid the suit."""
+        leads = (view.first_hand - view.seat) % 2 == 0  # our side leads the first trick
+        mean = contract_points(view.hand, mode, leads)
+        if support:
+            mean += self.style.partner_support
+        top = mean - CONTRACT_SD * z
+        return min(int((top - 80) // 10), CAPOT_LEVEL - 1)
 
     @staticmethod
     def _has_bid(view: SeatView, seat: int) -> bool:
