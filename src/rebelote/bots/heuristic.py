@@ -73,11 +73,6 @@ class AuctionStyle:
     outbid_probability: float | None = None
     """Over an opponent's bid: the make probability required instead (passing leaves
     them the contract); None: :attr:`make_probability`."""
-    raise_partner: bool = True
-    """Raise a partner's suit (once) when the support makes a higher level."""
-    surcoinche_probability: float | None = None
-    """Surcoinche our side's coinched contract made with this probability (None:
-    never)."""
 
 # contract_points: a linear fit of the exact (double-dummy) card points of the taking
 # side on features of the taker's hand alone, over 2,400 random deals and contracts
@@ -210,14 +205,7 @@ class HeuristicBot:
         if last_bid >= 0:
             bidder = self._bidder_of(view, last_bid)
         if SURCOINCHE in actions:
-            p = self.style.surcoinche_probability
-            if p is None or last_bid < 0 or bidder % 2 != me % 2:
-                return PASS
-            level, mode = bid_of(last_bid)
-            if mode >= 4 or bidder != me:
-                return PASS  # only the taker knows enough of the hand
-            z = NormalDist().inv_cdf(p)
-            return SURCOINCHE if self._reachable_level(view, mode, False, z) >= level else PASS
+            return PASS
         if COINCHE in actions and last_bid >= 0:
             level, mode = bid_of(last_bid)
             strength = suit_strength(view.hand, mode) if mode < 4 else 0.0
@@ -228,7 +216,7 @@ class HeuristicBot:
         partner_level = -1
         if bidder >= 0 and bidder == (me + 2) % 4:
             partner_level, partner_mode = bid_of(last_bid)
-            if self._has_bid(view, me) or not self.style.raise_partner:
+            if self._has_bid(view, me):
                 return PASS  # one raise each: a raise already counts partner's strength
         z = self._outbid_z if bidder >= 0 and bidder % 2 != me % 2 else self._make_z
         best_level, best_mode = -1, 0
