@@ -45,7 +45,7 @@ pytest: $(STAMP) peers
 bench: $(STAMP) $(BELOTE_CLI) $(COLVER)
 	$(PY) -m bench
 
-# The web platform (in progress) on http://127.0.0.1:8000, SQLite, nothing to install.
+# The web platform on http://127.0.0.1:8000, SQLite, nothing to install.
 serve: $(STAMP)
 	$(VENV)/bin/rebelote serve
 
