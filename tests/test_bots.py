@@ -251,7 +251,7 @@ def test_expert_solves_a_close_call() -> None:
     from rebelote.hand import BID_BASE, PASS
     from rebelote.solver import Solver
 
-    close = [parse_card(n) for n in "JS 7S AH 9H 7D 8D 7C 8C".split()]
+    close = [parse_card(n) for n in ["JS", "7S", "AH", "9H", "7D", "8D", "7C", "8C"]]
     others = [c for c in range(32) if c not in close]
     hand = HandState.from_deal(Rules.contree(), 3, [close, others[:8], others[8:16],
                                                    others[16:]])
