@@ -28,20 +28,17 @@ from rich.table import Table
 
 from bench.peer_match import COLVER_RULES, Colver, from_colver, to_colver
 from rebelote.bots import make_bot
-from rebelote.bots.expert import ExpertBot
+from rebelote.bots.expert import (
+    EXACT_CAPOT_MADE,
+    EXACT_CAPOT_MISSED,
+    EXACT_SHORTFALL,
+    ExpertBot,
+)
 from rebelote.bots.heuristic import AuctionStyle, HeuristicBot
 from rebelote.hand import CAPOT_LEVEL, HandState, deal_deck
 from rebelote.scoring import HandOutcome, score_outcome
 from rebelote.solver import Solver, position_of
 from rebelote.view import SeatView
-
-# Measured with ``calibrate`` (300 deals, the expert on every seat, contrée as colver
-# plays it): the taking side's real card points fall short of the exact value by 6 on
-# average (median 4) when the exact value is no capot; 25 of 57 exact capots were made,
-# the others ended near 135 points.
-SHORTFALL = 6
-CAPOT_MADE = 0.44
-CAPOT_MISSED_POINTS = 135
 
 STYLES: dict[str, AuctionStyle] = {
     "tuned (default)": AuctionStyle(),
@@ -68,7 +65,8 @@ class Tally:
 
 class ExactScorer:
     """The expected score difference (team 0 − team 1) of a hand whose auction is over,
-    from an exact solve corrected by the calibration; solves are cached per deal."""
+    from an exact solve corrected by the calibration (``EXACT_*`` in the expert, which
+    ``calibrate`` measures); solves are cached per deal."""
 
     def __init__(self) -> None:
         self.solver = Solver()
@@ -97,9 +95,9 @@ class ExactScorer:
             return a - b
 
         if value >= 162:  # an exact capot: made in real play only part of the time
-            return (CAPOT_MADE * scored(162, team)
-                    + (1 - CAPOT_MADE) * scored(CAPOT_MISSED_POINTS, None))
-        real = max(0, value - SHORTFALL)
+            return (EXACT_CAPOT_MADE * scored(162, team)
+                    + (1 - EXACT_CAPOT_MADE) * scored(EXACT_CAPOT_MISSED, None))
+        real = max(0, value - EXACT_SHORTFALL)
         return scored(real, 1 - team if real == 0 else None)
 
 

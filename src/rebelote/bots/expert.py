@@ -7,7 +7,9 @@ to answer within the time budget (``solve_cards``: from the third trick on; a wo
 takes about 3 ms, 25 ms at most, against 21 / 170 ms one trick earlier); earlier in the
 hand each card is valued by compiled random rollouts. Bidding uses the heuristic level's
 evaluation: in auction games a model of the points a contract makes, fitted on exact
-solves (:func:`rebelote.bots.heuristic.contract_points`).
+solves (:func:`rebelote.bots.heuristic.contract_points`); with ``bid_worlds`` the close
+calls are decided by exact solves of sampled deals instead (:class:`SampledBidder`; no
+measured gain for its time, docs/bots.md).
 """
 
 from __future__ import annotations
@@ -29,11 +31,13 @@ from rebelote.hand import BID_BASE, CAPOT_LEVEL, HandState, bid_action, bid_of
 from rebelote.solver import Solver, child_position, position_from_view, position_of, rollouts
 from rebelote.view import SeatView
 
-# How much the taking side's real card points fall short of the exact value (expert on
-# every seat, contrée; ``python -m bench.bid_tuning calibrate``): 6 points when the
-# exact value is no capot; an exact capot is made in play 44% of the time.
+# How the taking side's real card points compare with the exact value (the expert on
+# every seat, contrée, 300 deals; ``python -m bench.bid_tuning calibrate``): 6 points
+# short when the exact value is no capot; an exact capot is made in play 44% of the
+# time, and the taking side ends near 135 points otherwise.
 EXACT_SHORTFALL = 6
 EXACT_CAPOT_MADE = 0.44
+EXACT_CAPOT_MISSED = 135
 
 
 class SampledBidder(HeuristicBot):
@@ -104,7 +108,7 @@ class SampledBidder(HeuristicBot):
                                            view.seat, mode, -1, 0, 1)
             exact = self.solver.value(position_of(hand, max_team=team))
             if exact >= 162:
-                made = EXACT_CAPOT_MADE * 162 + (1 - EXACT_CAPOT_MADE) * 135
+                made = EXACT_CAPOT_MADE * 162 + (1 - EXACT_CAPOT_MADE) * EXACT_CAPOT_MISSED
             else:
                 made = max(0, exact - EXACT_SHORTFALL)
             queen, king = mode * 8 + 5, mode * 8 + 6
