@@ -263,3 +263,29 @@ def test_expert_solves_a_close_call() -> None:
     assert clear.choose(HandState.from_deal(Rules.contree(), 3, _strong_and_weak_deal())
                         .view(0)) >= BID_BASE
     assert clear.solver.stats[0] == 0
+
+
+def test_heuristic_coinches_an_opposing_suit_it_holds() -> None:
+    """An opponent opens 80 spades: the next seat holding jack, nine and ace of spades
+    coinches (trump strength 7 and more: it measured best, from 80 up); a seat holding
+    two small spades does not."""
+    from rebelote.bots.heuristic import AuctionStyle, HeuristicBot, suit_strength
+    from rebelote.cards import parse_card
+    from rebelote.hand import COINCHE, bid_action
+
+    holder = [parse_card(n) for n in ["JS", "9S", "AS", "7H", "8H", "7D", "8D", "9D"]]
+    small = [parse_card(n) for n in ["7S", "8S", "9H", "10H", "QD", "KD", "7C", "8C"]]
+    assert suit_strength(sum(1 << c for c in holder), 0) >= AuctionStyle().coinche_strength
+
+    def after_80_spades(seat_cards: list[int]) -> HandState:
+        others = [c for c in range(32) if c not in seat_cards]
+        hand = HandState.from_deal(Rules.contree(), 3, [others[:8], seat_cards,
+                                                        others[8:16], others[16:]])
+        hand.apply(bid_action(0, 0), 0)  # seat 0 opens 80 spades
+        return hand
+
+    assert HeuristicBot(1).choose(after_80_spades(holder).view(1)) == COINCHE
+    assert HeuristicBot(1).choose(after_80_spades(small).view(1)) != COINCHE
+    # the previous style coinched only from 110
+    previous = HeuristicBot(1, AuctionStyle(coinche_level=3))
+    assert previous.choose(after_80_spades(holder).view(1)) != COINCHE

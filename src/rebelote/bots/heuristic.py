@@ -66,8 +66,10 @@ class AuctionStyle:
     lowest_level: bool = True
     """Bid the lowest level that outbids (True) or the highest level reachable."""
     coinche_strength: float = 7.0
-    """Coinche an opposing suit contract of 110 or more with this trump strength in
-    its suit (:func:`suit_strength`)."""
+    """Coinche an opposing suit contract of ``coinche_level`` or more with this trump
+    strength in its suit (:func:`suit_strength`)."""
+    coinche_level: int = 0
+    """Index in ``BID_VALUES`` (0: 80, 3: 110)."""
     partner_support: float = 20.0
     """Points a partner's bid in the suit adds to the estimate."""
     outbid_probability: float | None = None
@@ -209,7 +211,7 @@ class HeuristicBot:
         if COINCHE in actions and last_bid >= 0:
             level, mode = bid_of(last_bid)
             strength = suit_strength(view.hand, mode) if mode < 4 else 0.0
-            if level >= 3 and strength >= self.style.coinche_strength:
+            if level >= self.style.coinche_level and strength >= self.style.coinche_strength:
                 return COINCHE
         # Our best contract: the card points we expect with each trump (a normal law
         # fitted on exact solves of random deals), partner's bid in that suit as support.
