@@ -35,6 +35,7 @@ from rebelote.bots.expert import (
     ExpertBot,
 )
 from rebelote.bots.heuristic import AuctionStyle, HeuristicBot
+from rebelote.cards import BELOTE_PAIR
 from rebelote.hand import CAPOT_LEVEL, HandState, deal_deck
 from rebelote.scoring import HandOutcome, score_outcome
 from rebelote.solver import Solver, position_of
@@ -87,9 +88,9 @@ class ExactScorer:
             self.cache[key] = self.solver.value(position_of(hand, max_team=team))
         value = self.cache[key]
         belote = [0, 0]
-        queen, king = hand.mode * 8 + 5, hand.mode * 8 + 6
+        pair = BELOTE_PAIR[hand.mode]
         for seat in range(4):
-            if (hand.hands[seat] >> queen) & 1 and (hand.hands[seat] >> king) & 1:
+            if hand.hands[seat] & pair == pair:
                 belote[seat & 1] = 20
 
         def scored(points: int, capot: int | None) -> int:

@@ -72,6 +72,10 @@ class CardError(ValueError):
     """A string that is not a card."""
 
 
+BELOTE_PAIR: Final = tuple((1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN)) for s in range(4))
+"""The king and queen of each suit: the belote when the suit is trump."""
+
+
 def make_card(suit: Suit, rank: int) -> Card:
     """The card of that suit and rank."""
     return suit * 8 + rank

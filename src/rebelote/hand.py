@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Final
 from rebelote.announcements import Announcement, announcement_of, best_team, find_announcements
 from rebelote.cards import (
     ALL_TRUMP,
+    BELOTE_PAIR,
     HIGHER,
     KING,
     NO_TRUMP,
-    QUEEN,
     SUIT_MASK,
     SUIT_NAMES,
     WIN_VALUE,
@@ -104,7 +104,6 @@ _DECK_SETS: Final = {n: frozenset(deck) for n, deck in _DECKS.items()}
 def deck_for(players: int) -> list[Card]:
     """The cards in play: 32, or 24 for three players (the 7s and 8s set aside)."""
     return list(_DECKS[players])
-_KQ: Final = tuple((1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN)) for s in range(4))
 
 
 def action_name(action: int) -> str:
@@ -868,8 +867,8 @@ class HandState:
             suits = (mode,)
         belote_suits = 0
         for s in suits:
-            if any(h & _KQ[s] == _KQ[s] for h in hands):
-                belote_suits |= _KQ[s]
+            if any(h & BELOTE_PAIR[s] == BELOTE_PAIR[s] for h in hands):
+                belote_suits |= BELOTE_PAIR[s]
         self._belote_suits = belote_suits
 
     def play(
@@ -1030,7 +1029,7 @@ class HandState:
 
     def _belote(self, seat: int, card: Card, said: bool | None) -> None:
         suit = card >> 3
-        pair = _KQ[suit]
+        pair = BELOTE_PAIR[suit]
         if self.dealt[seat] & pair != pair:
             return
         say = self.rules.auto_announce if said is None else said

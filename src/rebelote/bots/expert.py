@@ -26,7 +26,7 @@ from rebelote.bots.knowledge import (
     play_likelihood,
     sample_hands,
 )
-from rebelote.cards import Card, cards_of, points_table
+from rebelote.cards import BELOTE_PAIR, Card, cards_of, mask_of, points_table
 from rebelote.hand import BID_BASE, CAPOT_LEVEL, HandState, bid_action, bid_of
 from rebelote.solver import Solver, child_position, position_from_view, position_of, rollouts
 from rebelote.view import SeatView
@@ -78,7 +78,7 @@ class SampledBidder(HeuristicBot):
                     hands.append(sorted(unseen[k:k + 8]))
                     k += 8
             fits = all(
-                contract_points(sum(1 << c for c in hands[seat]), mode,
+                contract_points(mask_of(hands[seat]), mode,
                                 (view.first_hand - seat) % 2 == 0) >= 80 + 10 * level - 40
                 for seat, mode, level in bids if seat != me)
             # after many misses, take what comes: the bids only shade the sampling
@@ -111,10 +111,9 @@ class SampledBidder(HeuristicBot):
                 made = EXACT_CAPOT_MADE * 162 + (1 - EXACT_CAPOT_MADE) * EXACT_CAPOT_MISSED
             else:
                 made = max(0, exact - EXACT_SHORTFALL)
-            queen, king = mode * 8 + 5, mode * 8 + 6
+            pair = BELOTE_PAIR[mode]
             for seat in (view.seat, (view.seat + 2) % 4):
-                mine = sum(1 << c for c in hands[seat])
-                if (mine >> queen) & 1 and (mine >> king) & 1:
+                if hand.hands[seat] & pair == pair:
                     made += 20  # belote counts towards the contract
             points.append(made)
         mean = statistics.mean(points)

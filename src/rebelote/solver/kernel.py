@@ -141,7 +141,7 @@ def _zero_cards(mode: int, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
 
 
 @njit(cache=True, inline="always")
-def _equivalent_zero_cards(legal: int, own: int, remaining: int, zero_cards: np.ndarray,
+def _equivalent_zero_cards(legal: int, remaining: int, zero_cards: np.ndarray,
                            zero_count: np.ndarray) -> int:
     """The legal cards that an equivalent stronger one of the same hand stands for:
     point-less cards of one suit with no card of another hand between them (played
@@ -348,8 +348,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 own = hands[player]
                 classes = legal
                 if legal & zero_mask:
-                    classes &= ~_equivalent_zero_cards(legal, own, remaining, zero_cards,
-                                                       zero_count)
+                    classes &= ~_equivalent_zero_cards(legal, remaining, zero_cards, zero_count)
                 nm = 0
                 while classes != 0:
                     mv[d, nm] = lowest_bit_index(classes)
