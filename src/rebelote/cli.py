@@ -164,7 +164,8 @@ def arena(
     = 200,
     preset: Annotated[str, typer.Option(help="Rules preset (2 or 4 players).")] = "classic",
     seed: Annotated[int, typer.Option(help="Same seed, same deals.")] = 0,
-    jobs: Annotated[int, typer.Option(min=1, help="Processes (default: all cores).")] = 0,
+    jobs: Annotated[int | None, typer.Option(min=1, help="Processes (default: all cores).")
+                    ] = None,
     plot: Annotated[Path, typer.Option(help="Where to write the plot (PNG).")] = Path(
         "arena.png"),
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
