@@ -199,6 +199,12 @@ def bots_section(console: Console) -> None:
         None if peer_med is None else ours["all_moves_median_ms"] <= peer_med)
     row("solve, every root card: max ms", f"{ours['all_moves_max_ms']:.1f}",
         _fmt(theirs.get("all_moves_max_ms"), ".1f"), "≤ 50", ours["all_moves_max_ms"] <= 50)
+    threads = int(ours["threads"])
+    row(f"solve, every root card, {threads} threads: median / max ms",
+        f"{ours['all_moves_threads_median_ms']:.1f} / {ours['all_moves_threads_max_ms']:.1f}",
+        "1 thread", "≤ colver / ≤ 50",
+        None if peer_med is None else (ours["all_moves_threads_median_ms"] <= peer_med
+                                       and ours["all_moves_threads_max_ms"] <= 50))
     row("solve, value only: median / max ms",
         f"{ours['value_median_ms']:.1f} / {ours['value_max_ms']:.1f}", "—", "", None)
     peer_roll = theirs.get("rollouts_per_s")
@@ -208,6 +214,10 @@ def bots_section(console: Console) -> None:
         ours["expert_median_ms"] <= 100)
     row("expert decision: max ms", f"{ours['expert_max_ms']:.1f}", "—", "≤ 1000",
         ours["expert_max_ms"] <= 1000)
+    row("expert bid: median / max ms",
+        f"{ours['expert_bid_median_ms']:.1f} / {ours['expert_bid_max_ms']:.1f}", "—",
+        "≤ 100 / ≤ 1000",
+        ours["expert_bid_median_ms"] <= 100 and ours["expert_bid_max_ms"] <= 1000)
     row("first start after install (s)", f"{ours['first_start_s']:.1f}", "—", "≤ 30",
         ours["first_start_s"] <= 30)
     row("later starts (s)", f"{ours['later_start_s']:.1f}", "—", "≤ 2",

@@ -9,6 +9,8 @@ deal, corrected for how much real play falls short of it (``calibrate``). All st
 see the same deals, so their differences are measured paired.
 
 ``python -m bench.bid_tuning [--deals N] [--seed S]``: the table of styles;
+``python -m bench.bid_tuning classic [--expert-worlds N]``: classic take/pass, the
+expert's bidding from solved deals against the heuristic's;
 ``python -m bench.bid_tuning calibrate [--deals N]``: exact value against real play
 (the expert on all four seats), which gives the corrections below.
 """
@@ -29,15 +31,13 @@ from rich.table import Table
 from bench.peer_match import COLVER_RULES, Colver, from_colver, to_colver
 from rebelote.bots import make_bot
 from rebelote.bots.expert import (
-    EXACT_CAPOT_MADE,
-    EXACT_CAPOT_MISSED,
-    EXACT_SHORTFALL,
-    ExpertBot,
+    TAKE_MAKE_PROBABILITY,
+    SampledBidder,
+    calibrated_result,
 )
 from rebelote.bots.heuristic import AuctionStyle, HeuristicBot
-from rebelote.cards import BELOTE_PAIR
-from rebelote.hand import CAPOT_LEVEL, HandState, deal_deck
-from rebelote.scoring import HandOutcome, score_outcome
+from rebelote.hand import HandState, deal_deck
+from rebelote.rules import Rules
 from rebelote.solver import Solver, position_of
 from rebelote.view import SeatView
 
@@ -72,40 +72,22 @@ class Tally:
 
 class ExactScorer:
     """The expected score difference (team 0 − team 1) of a hand whose auction is over,
-    from an exact solve corrected by the calibration (``EXACT_*`` in the expert, which
-    ``calibrate`` measures); solves are cached per deal."""
+    from an exact solve corrected by the calibration (:func:`calibrated_result`, whose
+    constants ``calibrate`` measures); solves are cached per deal."""
 
     def __init__(self) -> None:
         self.solver = Solver()
-        self.cache: dict[tuple[int, int, int], int] = {}
+        self.cache: dict[tuple[int, int, int, int], int] = {}
 
     def __call__(self, hand: HandState, deal: int) -> float:
         if hand.taker < 0:
             return 0.0
         team = hand.taker & 1
-        key = (deal, hand.mode, team)
+        # the taker matters in classic (it gets the retourne), only its side in auctions
+        key = (deal, hand.mode, team, hand.taker if hand.rules.game == "retourne" else -1)
         if key not in self.cache:
             self.cache[key] = self.solver.value(position_of(hand, max_team=team))
-        value = self.cache[key]
-        belote = [0, 0]
-        pair = BELOTE_PAIR[hand.mode]
-        for seat in range(4):
-            if hand.hands[seat] & pair == pair:
-                belote[seat & 1] = 20
-
-        def scored(points: int, capot: int | None) -> int:
-            card_points = (points, 162 - points) if team == 0 else (162 - points, points)
-            outcome = HandOutcome(team, card_points, capot, (0, 0),
-                                  (belote[0], belote[1]), hand.contract_value(),
-                                  hand.bid_level == CAPOT_LEVEL, hand.double)
-            a, b = score_outcome(COLVER_RULES, outcome).scored
-            return a - b
-
-        if value >= 162:  # an exact capot: made in real play only part of the time
-            return (EXACT_CAPOT_MADE * scored(162, team)
-                    + (1 - EXACT_CAPOT_MADE) * scored(EXACT_CAPOT_MISSED, None))
-        real = max(0, value - EXACT_SHORTFALL)
-        return scored(real, 1 - team if real == 0 else None)
+        return calibrated_result(hand, self.cache[key])[0]
 
 
 def auction(peer: Colver, hands: list[list[int]], dealer: int, ours_even: bool,
@@ -133,7 +115,7 @@ def _mean_ci(values: list[float]) -> tuple[float, float]:
 
 
 def compare(deals: int, seed: int, console: Console, expert_worlds: int = 0,
-            styles: list[str] | None = None) -> None:
+            styles: list[str] | None = None, variants: list[str] | None = None) -> None:
     peer = Colver(5)  # the time only matters for its card play, not played here
     score = ExactScorer()
     rng = random.Random(seed)
@@ -141,8 +123,13 @@ def compare(deals: int, seed: int, console: Console, expert_worlds: int = 0,
         name: HeuristicBot(0, style).bid for name, style in STYLES.items()
         if styles is None or name in styles or name == next(iter(STYLES))}
     if expert_worlds:
-        expert = ExpertBot(0, bid_worlds=expert_worlds)
-        bots[f"expert, {expert_worlds} solved deals"] = expert.choose
+        solver = Solver()
+        for variant in variants or ["0.64"]:
+            p, _, coinche = variant.partition("/")
+            sampled = SampledBidder(0, solver, expert_worlds, level_probability=float(p),
+                                    solve_coinche=coinche != "model")
+            bots[f"expert, {expert_worlds} solved deals, levels p {p}"
+                 + (", coinche by the model" if coinche == "model" else "")] = sampled.choose
     tallies = {name: Tally() for name in bots}
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"auctions ({len(bots)} styles)", total=deals)
@@ -175,6 +162,52 @@ def compare(deals: int, seed: int, console: Console, expert_worlds: int = 0,
         table.add_row(name, f"{mean:+.1f} ± {half:.1f}",
                       "—" if name == base_name else f"{rmean:+.1f} ± {rhalf:.1f}",
                       str(tally.taken), f"{tally.levels / max(1, tally.taken):.0f}")
+    console.print(table)
+
+
+def compare_classic(deals: int, seed: int, console: Console, worlds: int,
+                    probabilities: list[float]) -> None:
+    """Classic take/pass: the expert's bidding from solved deals (one per take
+    probability) on two seats, the heuristic's on the other two, each deal twice with
+    the seats swapped, scored like :func:`compare` (a deal passed out scores 0)."""
+    rules = Rules.classic()
+    score = ExactScorer()
+    rng = random.Random(seed)
+    heuristic = HeuristicBot(0)
+    bidders = {p: SampledBidder(0, score.solver, worlds, take_probability=p)
+               for p in probabilities}
+    diffs: dict[float, list[float]] = {p: [] for p in probabilities}
+    taken = dict.fromkeys(probabilities, 0)
+    changed = dict.fromkeys(probabilities, 0)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("classic auctions", total=deals)
+        for i in range(deals):
+            deck = deal_deck(rng)
+            for p, bidder in bidders.items():
+                both = []
+                for ours_even in (True, False):
+                    hand = HandState.deal(rules, i % 4, deck)
+                    while hand.phase == 0:
+                        view = hand.view(hand.turn)
+                        ours = (hand.turn % 2 == 0) == ours_even
+                        action = bidder.choose(view) if ours else heuristic.choose(view)
+                        if ours:
+                            changed[p] += action != heuristic.choose(view)
+                        hand.apply(action, hand.turn)
+                    both.append(score(hand, i))
+                    if hand.taker >= 0 and (hand.taker % 2 == 0) == ours_even:
+                        taken[p] += 1
+                diffs[p].append((both[0] - both[1]) / 2)
+            progress.advance(task)
+    table = Table(title=f"classic take/pass against the heuristic, {deals} deals in "
+                        f"duplicate, exact solves calibrated on real play (seed {seed})")
+    for col in ("bidder", "− heuristic, points/deal", "contracts taken",
+                "calls unlike the heuristic's"):
+        table.add_column(col, justify="left" if col == "bidder" else "right")
+    for p in probabilities:
+        mean, half = _mean_ci(diffs[p])
+        table.add_row(f"expert, {worlds} solved deals, takes when made ≥ {p:.0%}",
+                      f"{mean:+.1f} ± {half:.1f}", str(taken[p]), str(changed[p]))
     console.print(table)
 
 
@@ -226,19 +259,29 @@ def calibrate(deals: int, seed: int, console: Console) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", nargs="?", default="compare", choices=["compare", "calibrate"])
+    parser.add_argument("what", nargs="?", default="compare",
+                        choices=["compare", "classic", "calibrate"])
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--expert-worlds", type=int, default=0,
                         help="add the expert bidding from this many solved deals")
+    parser.add_argument("--take-probabilities", default=str(TAKE_MAKE_PROBABILITY),
+                        help="classic: the expert's take probabilities to compare")
+    parser.add_argument("--expert-variants",
+                        help="with --expert-worlds: level probabilities to compare, each "
+                             "optionally '/model' (coinche by the model), e.g. 0.56,0.64/model")
     parser.add_argument("--styles", help="only these styles (comma-separated names)")
     args = parser.parse_args()
     console = Console(width=max(Console().width, 110))
     if args.what == "calibrate":
         calibrate(args.deals, args.seed, console)
+    elif args.what == "classic":
+        compare_classic(args.deals, args.seed, console, args.expert_worlds or 8,
+                        [float(p) for p in args.take_probabilities.split(",")])
     else:
         compare(args.deals, args.seed, console, args.expert_worlds,
-                args.styles.split(",") if args.styles else None)
+                args.styles.split(",") if args.styles else None,
+                args.expert_variants.split(",") if args.expert_variants else None)
 
 
 if __name__ == "__main__":

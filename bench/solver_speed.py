@@ -29,9 +29,13 @@ def hands_of(deal: dict[str, object]) -> HandState:
 
 
 def solve_times(deals: list[dict[str, object]]) -> dict[str, float]:
-    solver = Solver()
+    """Value only and every root card on one thread (colver's solver uses one), and
+    every root card with the root cards shared out over this machine's cores."""
+    threads = os.cpu_count() or 1
+    solver, parallel = Solver(), Solver(threads=threads)
     solver.value(position_of(hands_of(deals[0])))  # load the compiled code
-    single, every = [], []
+    parallel.move_values(position_of(hands_of(deals[0])))
+    single, every, shared = [], [], []
     for deal in deals:
         h = hands_of(deal)
         t = time.perf_counter()
@@ -40,10 +44,16 @@ def solve_times(deals: list[dict[str, object]]) -> dict[str, float]:
         t = time.perf_counter()
         solver.move_values(position_of(h))
         every.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        parallel.move_values(position_of(h))
+        shared.append(time.perf_counter() - t)
     return {"value_median_ms": statistics.median(single) * 1e3,
             "value_max_ms": max(single) * 1e3,
             "all_moves_median_ms": statistics.median(every) * 1e3,
-            "all_moves_max_ms": max(every) * 1e3}
+            "all_moves_max_ms": max(every) * 1e3,
+            "threads": threads,
+            "all_moves_threads_median_ms": statistics.median(shared) * 1e3,
+            "all_moves_threads_max_ms": max(shared) * 1e3}
 
 
 def rollout_rate(deal: dict[str, object]) -> float:
@@ -85,6 +95,29 @@ def expert_times(hands: int = 6) -> dict[str, float]:
             "expert_max_ms": max(times) * 1e3, "expert_decisions": len(times)}
 
 
+def expert_bid_times(auctions: int = 40) -> dict[str, float]:
+    """Decision times of the expert's bids (classic and contrée auctions, the expert on
+    every seat; its close calls solve sampled deals)."""
+    import random
+
+    from rebelote.bots import make_bot
+
+    times: list[float] = []
+    rng = random.Random(4)
+    bots = [make_bot("expert", s) for s in range(4)]
+    for rules in (Rules.classic(), Rules.contree()):
+        for i in range(auctions):
+            hand = HandState.new(rules, i % 4, rng)
+            while hand.phase == 0:
+                view = hand.view(hand.turn)
+                t = time.perf_counter()
+                action = bots[hand.turn].choose(view)
+                times.append(time.perf_counter() - t)
+                hand.apply(action, hand.turn)
+    return {"expert_bid_median_ms": statistics.median(times) * 1e3,
+            "expert_bid_max_ms": max(times) * 1e3, "expert_bids": len(times)}
+
+
 def start_times() -> dict[str, float]:
     """Seconds from a fresh interpreter to the expert's first decision: with an empty
     numba cache (first start after install) and with the cache filled (later starts)."""
@@ -109,6 +142,7 @@ def main() -> None:
     result |= solve_times(deals)
     result["rollouts_per_s"] = rollout_rate(deals[0])
     result |= expert_times()
+    result |= expert_bid_times()
     result |= start_times()
     print(json.dumps(result))
 

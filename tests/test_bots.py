@@ -288,3 +288,90 @@ def test_heuristic_coinches_an_opposing_suit_it_holds() -> None:
     # the previous style coinched only from 110
     previous = HeuristicBot(1, AuctionStyle(coinche_level=3))
     assert previous.choose(after_80_spades(holder).view(1)) != COINCHE
+
+
+def test_calibrated_result_scores_by_the_rules() -> None:
+    """A contract's expected result from an exact value: real play 6 points short of it,
+    scored by the rules (contrée: 80 bid, made from 80 real points; classic: more than the
+    defenders, 81 a litige), an exact capot made 44% of the time."""
+    from rebelote.bots.expert import EXACT_CAPOT_MADE, EXACT_SHORTFALL, calibrated_result
+    from rebelote.cards import BELOTE_PAIR
+    from rebelote.scoring import HandOutcome, score_outcome
+
+    deal = _strong_and_weak_deal()
+    rules = Rules.contree()
+    masks = [sum(1 << c for c in h) for h in deal]
+    mode = next(m for m in range(4) if all(h & BELOTE_PAIR[m] != BELOTE_PAIR[m]
+                                           for h in masks))  # no belote to count
+    hand = HandState.with_contract(rules, 3, deal, 0, mode, -1, 0, 1)  # 80 by seat 0
+    diff, made = calibrated_result(hand, 80 + EXACT_SHORTFALL)
+    expected = score_outcome(rules, HandOutcome(0, (80, 82), None, bid=80)).scored
+    assert made == 1.0 and diff == expected[0] - expected[1]
+    assert calibrated_result(hand, 79 + EXACT_SHORTFALL)[1] == 0.0
+    capot, made = calibrated_result(hand, 252)
+    assert made == 1.0
+    full = score_outcome(rules, HandOutcome(0, (0, 0), 0, bid=80)).scored
+    assert capot > EXACT_CAPOT_MADE * (full[0] - full[1])  # plus the missed capots' share
+    retourne = next(c for c in deal[0] if c >> 3 == mode)
+    classic = HandState.with_contract(Rules.ffb(), 3, deal, 0, mode, retourne)
+    assert calibrated_result(classic, 82 + EXACT_SHORTFALL)[1] == 1.0
+    assert calibrated_result(classic, 81 + EXACT_SHORTFALL)[1] == 0.5  # litige
+    assert calibrated_result(classic, 80 + EXACT_SHORTFALL)[1] == 0.0
+
+
+def test_expert_takes_or_passes_from_solved_deals_in_classic() -> None:
+    """Classic, first round: a hand near the take threshold is decided by solved deals
+    (each keeps the seat's five cards, gives it the retourne and two unseen cards, eight
+    to every other seat), a clear hand as the heuristic does, without a solve."""
+    from rebelote.bots.expert import SampledBidder
+    from rebelote.bots.heuristic import TAKE_THRESHOLD, suit_strength
+    from rebelote.hand import PASS, TAKE
+    from rebelote.solver import Solver
+
+    rng = random.Random(4)
+    close = clear = None
+    while close is None or clear is None:
+        hand = HandState.new(Rules.ffb(), 3, rng)  # seat 0 speaks first
+        view = hand.view(0)
+        strength = suit_strength(view.hand, view.retourne >> 3, view.retourne)
+        if abs(strength - TAKE_THRESHOLD) <= 0.5 and close is None:
+            close = view
+        elif strength < TAKE_THRESHOLD - 3 and clear is None:
+            clear = view
+    bidder = SampledBidder(1, Solver(), worlds=6)
+    assert bidder.choose(close) in (TAKE, PASS)
+    assert bidder.solver.stats[0] > 0
+    for world in bidder._sampled_deals(close):
+        assert all(len(h) == 8 for h in world)
+        assert sorted(c for h in world for c in h) == list(range(32))
+        own = set(world[0])
+        assert own >= {*range(32)} & {c for c in range(32) if close.hand >> c & 1}
+        assert close.retourne in own
+    # the solves decide: taken when made in 3 of 4 sampled deals or more
+    made = bidder._made(close, close.retourne >> 3)
+    assert (bidder.choose(close) == TAKE) == (made >= 0.75)
+    quiet = SampledBidder(1, Solver(), worlds=6)
+    assert quiet.choose(clear) == PASS and quiet.solver.stats[0] == 0
+
+
+def test_expert_coinches_from_solved_deals() -> None:
+    """An opponent opens 80 spades; a seat with jack and ace of spades (a strength near
+    the coinche line) decides by solving the deals it samples, the opener as taker: it
+    coinches exactly when that raises its expected score over them."""
+    from rebelote.bots.expert import SampledBidder
+    from rebelote.cards import parse_card
+    from rebelote.hand import COINCHE, bid_action
+    from rebelote.solver import Solver
+
+    seat = [parse_card(n) for n in ["JS", "AS", "AH", "7H", "8D", "7D", "8C", "7C"]]
+    others = [c for c in range(32) if c not in seat]
+    hand = HandState.from_deal(Rules.contree(), 3, [others[:8], seat, others[8:16],
+                                                   others[16:]])
+    hand.apply(bid_action(0, 0), 0)
+    view = hand.view(1)
+    bidder = SampledBidder(3, Solver(), worlds=6)
+    action = bidder.choose(view)
+    assert action in view.legal_actions and bidder.solver.stats[0] > 0
+    passed, coinched = bidder._results(view, 0, 0, 0, (1, 2))
+    gain = sum(d for d, _ in coinched) - sum(d for d, _ in passed)
+    assert (action == COINCHE) == (gain > 0)

@@ -85,6 +85,37 @@ def test_move_values_match_brute_force() -> None:
             assert value == gain + brute(g, team)
 
 
+def test_at_least_agrees_with_the_exact_value() -> None:
+    """The null-window test answers "value >= target" exactly: true at the value, false
+    one point above, on endgames and on full deals of every ruleset."""
+    rng = random.Random(11)
+    solver = Solver()
+    for i in range(60):
+        rules = RULESETS[i % len(RULESETS)]
+        h = random_endgame(rng, rules, 8 * rules.players if i % 3 == 0 else 12)
+        team = h._team[h.turn]
+        pos = position_of(h, team)
+        v = solver.value(pos)
+        assert solver.at_least(pos, v)
+        assert not solver.at_least(pos, v + 1)
+        assert solver.at_least(pos, v - 7) and not solver.at_least(pos, v + 9)
+
+
+def test_threads_give_the_same_move_values() -> None:
+    """Root cards solved side by side (two threads, one table each) give every card the
+    value one thread gives it, on endgames of every ruleset and on full deals."""
+    rng = random.Random(5)
+    one, two = Solver(), Solver(threads=2)
+    for i in range(40):
+        rules = RULESETS[i % len(RULESETS)]
+        h = random_endgame(rng, rules, 8 * rules.players if i % 4 == 0 else 16)
+        pos = position_of(h, h._team[h.turn])
+        assert two.move_values(pos) == one.move_values(pos)
+    assert two.stats[0] > 0  # the threads' node counts are added up
+    with pytest.raises(ValueError, match="threads"):
+        Solver(threads=0)
+
+
 def _deal(spec: list[str]) -> list[list[int]]:
     return [[parse_card(c) for c in hand.split()] for hand in spec]
 

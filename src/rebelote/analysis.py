@@ -4,6 +4,7 @@ cost of every card of finished hands against best play with all cards visible
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -110,7 +111,7 @@ def analyze(game: Game, progress: Callable[[int, int], None] | None = None,
         raise AnalysisError("the record has no finished hand to analyse")
     if game.rules.players == 2:
         raise AnalysisError("découverte hides cards face down: no exact analysis")
-    solver = Solver()
+    solver = Solver(threads=os.cpu_count() or 1)  # root cards solved side by side
     out: list[CardCost] = []
     total = sum(len(h.played) for _, h in finished)
     done = 0

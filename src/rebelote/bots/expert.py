@@ -15,11 +15,16 @@ measured gain for its time, docs/bots.md).
 from __future__ import annotations
 
 import random
-import statistics
 import time
 
 from rebelote.bots import actions_of
-from rebelote.bots.heuristic import CONTRACT_SD, HeuristicBot, contract_points
+from rebelote.bots.heuristic import (
+    NAME_THRESHOLD,
+    TAKE_THRESHOLD,
+    HeuristicBot,
+    contract_points,
+    suit_strength,
+)
 from rebelote.bots.knowledge import (
     SamplingError,
     knowledge_of,
@@ -27,7 +32,17 @@ from rebelote.bots.knowledge import (
     sample_hands,
 )
 from rebelote.cards import BELOTE_PAIR, Card, cards_of, mask_of, points_table
-from rebelote.hand import BID_BASE, CAPOT_LEVEL, HandState, bid_action, bid_of
+from rebelote.hand import (
+    BID_BASE,
+    CALL_SPADES,
+    CAPOT_LEVEL,
+    PASS,
+    TAKE,
+    HandState,
+    bid_action,
+    bid_of,
+)
+from rebelote.scoring import HandOutcome, score_outcome
 from rebelote.solver import Solver, child_position, position_from_view, position_of, rollouts
 from rebelote.view import SeatView
 
@@ -40,26 +55,95 @@ EXACT_CAPOT_MADE = 0.44
 EXACT_CAPOT_MISSED = 135
 
 
-class SampledBidder(HeuristicBot):
-    """The heuristic's auction with the contract's points taken from exact solves of
-    sampled deals instead of the fitted model: the unseen cards dealt at random to the
-    other seats, kept when each bid made fits its bidder's hand by the model (a lenient
-    test), solved with this seat as the taker, corrected by the calibration above."""
+TAKE_MAKE_PROBABILITY = 0.75
+"""Classic: take (or name a suit) when the contract is made this often — the break-even
+of classic scoring, where a failed contract gives the other side all 162 points."""
 
-    def __init__(self, seed: int | None, solver: Solver, worlds: int, band: int = 2) -> None:
+
+def calibrated_result(hand: HandState, exact: int) -> tuple[float, float]:
+    """For a 4-seat hand whose contract is set (cards dealt, taker, suit, bid), when the
+    taking side's exact value is ``exact`` card points: team 0's score minus team 1's
+    by the rules, and whether the contract is made (1, litige 0.5, 0), both expected
+    over the calibration (real play falls ``EXACT_SHORTFALL`` short of the exact value;
+    an exact capot is made ``EXACT_CAPOT_MADE`` of the time). Announcements are left out."""
+    rules = hand.rules
+    team = hand.taker & 1
+    belote = [0, 0]
+    pair = BELOTE_PAIR[hand.mode] if hand.mode < 4 else 0
+    for seat in range(4):
+        if pair and hand.hands[seat] & pair == pair:
+            belote[seat & 1] = 20
+    auction = rules.game == "auction"
+
+    def scored(points: int, capot: int | None) -> tuple[float, float]:
+        card_points = (points, 162 - points) if team == 0 else (162 - points, points)
+        outcome = HandOutcome(team, card_points, capot, (0, 0), (belote[0], belote[1]),
+                              hand.contract_value() if auction else 0,
+                              auction and hand.bid_level == CAPOT_LEVEL,
+                              hand.double if auction else 1)
+        result = score_outcome(rules, outcome)
+        made = {"made": 1.0, "litige": 0.5}.get(result.outcome, 0.0)
+        return float(result.scored[0] - result.scored[1]), made
+
+    if exact >= 162:  # an exact capot: made in real play only part of the time
+        (d1, m1), (d2, m2) = scored(162, team), scored(EXACT_CAPOT_MISSED, None)
+        p = EXACT_CAPOT_MADE
+        return p * d1 + (1 - p) * d2, p * m1 + (1 - p) * m2
+    real = max(0, exact - EXACT_SHORTFALL)
+    return scored(real, 1 - team if real == 0 else None)
+
+
+class SampledBidder(HeuristicBot):
+    """Bids from the expert's evaluation: exact solves of sampled deals, corrected by the
+    calibration above (:func:`calibrated_result`). The unseen cards are dealt at random
+    to the other seats (in classic the taker also gets the retourne and two more), kept
+    when each bid made fits its bidder's hand by the model (a lenient test). Only close
+    calls are solved — a clear hand is decided as the heuristic decides it, which the
+    solves would only confirm:
+
+    - classic: take the retourne / name a suit when the contract is made in at least
+      ``TAKE_MAKE_PROBABILITY`` of the deals (hand strength within ``strength_band`` of
+      the heuristic's threshold; at most the two strongest suits in the second round);
+    - auction games: the level each suit reaches (the model's level within ``band`` of
+      the lowest level that outbids, in the model's two best suits), and a coinche when
+      it raises our expected score over the sampled deals (trump strength within
+      ``strength_band`` of the style's)."""
+
+    def __init__(self, seed: int | None, solver: Solver, worlds: int, band: int = 2,
+                 strength_band: float = 1.5,
+                 take_probability: float = TAKE_MAKE_PROBABILITY,
+                 level_probability: float | None = None, solve_coinche: bool = True) -> None:
         super().__init__(seed)
+        self.take_probability = take_probability
+        self.level_probability = (self.style.make_probability if level_probability is None
+                                  else level_probability)
+        self.solve_coinche = solve_coinche
         self.solver = solver
         self.worlds = worlds
         self.band = band
+        self.strength_band = strength_band
         self._cache_key: tuple[object, ...] = ()
         self._deals: list[list[list[Card]]] = []
 
+    def bid(self, view: SeatView) -> int:
+        if view.rules.players != 4:
+            return super().bid(view)
+        if view.rules.game == "auction":
+            return self._auction_bid(view)
+        return self._classic_bid(view)
+
+    # -- sampling and solving ---------------------------------------------------------
+
     def _sampled_deals(self, view: SeatView) -> list[list[list[Card]]]:
+        """``worlds`` full deals (8 cards a seat) that keep this seat's cards; in
+        classic this seat gets the retourne and two unseen cards (it would take)."""
         key = (view.seat, view.hand, tuple(view.calls))
         if key == self._cache_key:
             return self._deals
         me = view.seat
-        unseen = [c for c in range(32) if not (view.hand >> c) & 1]
+        own = view.hand | ((1 << view.retourne) if view.retourne >= 0 else 0)
+        unseen = [c for c in range(32) if not (own >> c) & 1]
+        extra = 8 - own.bit_count()  # classic: the taker's completion
         bids = []  # (seat, mode, level) of every bid so far
         for i, call in enumerate(view.calls):
             if call >= BID_BASE:
@@ -70,10 +154,10 @@ class SampledBidder(HeuristicBot):
         for attempt in range(self.worlds * 20):
             self.rng.shuffle(unseen)
             hands: list[list[Card]] = []
-            k = 0
+            k = extra
             for seat in range(4):
                 if seat == me:
-                    hands.append(cards_of(view.hand))
+                    hands.append(sorted(cards_of(own) + unseen[:extra]))
                 else:
                     hands.append(sorted(unseen[k:k + 8]))
                     k += 8
@@ -89,37 +173,95 @@ class SampledBidder(HeuristicBot):
         self._cache_key, self._deals = key, deals
         return deals
 
+    def _results(self, view: SeatView, taker: int, mode: int, level: int = -1,
+                 doubles: tuple[int, ...] = (1,)) -> list[list[tuple[float, float]]]:
+        """For each of ``doubles``: :func:`calibrated_result` of each sampled deal played
+        by ``taker`` in ``mode`` (each deal solved once), the score difference seen from
+        this seat's side."""
+        sign = 1 if view.seat & 1 == 0 else -1
+        out: list[list[tuple[float, float]]] = [[] for _ in doubles]
+        for hands in self._sampled_deals(view):
+            exact = -1
+            for i, double in enumerate(doubles):
+                if view.rules.game == "auction":
+                    hand = HandState.with_contract(view.rules, view.dealer, hands, taker,
+                                                   mode, -1, level, double)
+                else:
+                    hand = HandState.with_contract(view.rules, view.dealer, hands, taker,
+                                                   mode, view.retourne)
+                if exact < 0:
+                    exact = self.solver.value(position_of(hand, max_team=taker & 1))
+                diff, made = calibrated_result(hand, exact)
+                out[i].append((sign * diff, made))
+        return out
+
+    # -- classic ------------------------------------------------------------------------
+
+    def _classic_bid(self, view: SeatView) -> int:
+        actions = view.legal_actions
+        if TAKE in actions:
+            mode = view.retourne >> 3
+            strength = suit_strength(view.hand, mode, view.retourne)
+            if abs(strength - TAKE_THRESHOLD) > self.strength_band:
+                return super().bid(view)
+            return TAKE if self._made(view, mode) >= self.take_probability else PASS
+        suits = sorted(((suit_strength(view.hand, a - CALL_SPADES), a) for a in actions
+                        if CALL_SPADES <= a < CALL_SPADES + 4), reverse=True)
+        close = [a for strength, a in suits[:2]
+                 if strength >= NAME_THRESHOLD - self.strength_band]
+        if not close or suits[0][0] > NAME_THRESHOLD + self.strength_band:
+            return super().bid(view)
+        made, action = max((self._made(view, a - CALL_SPADES), a) for a in close)
+        return action if made >= self.take_probability else PASS
+
+    # -- auction games --------------------------------------------------------------------
+
+    def _coinches(self, view: SeatView, bid: int, bidder: int) -> bool:
+        level, mode = bid_of(bid)
+        if not self.solve_coinche or mode >= 4 or abs(suit_strength(view.hand, mode)
+                            - self.style.coinche_strength) > self.strength_band:
+            return super()._coinches(view, bid, bidder)
+        passed, coinched = self._results(view, bidder, mode, level, (1, 2))
+        return sum(d for d, _ in coinched) > sum(d for d, _ in passed)
+
     def _reachable_level(self, view: SeatView, mode: int, support: bool, z: float) -> int:
         # Solved only where it can change the call: the model's level near the lowest
         # level that outbids in this suit (the only one ever bid), for a suit near the
-        # model's best.
+        # model's best. The solves say whether that lowest level is made often enough.
         model = super()._reachable_level(view, mode, support, z)
         lowest = next((lvl for lvl in range(CAPOT_LEVEL)
                        if bid_action(lvl, mode) in view.legal_actions), CAPOT_LEVEL)
         levels = sorted((super(SampledBidder, self)._reachable_level(view, m, False, z)
                          for m in range(4)), reverse=True)
-        # at most the two best suits by the model are solved (time: about 15 ms a deal)
-        if abs(model - lowest) > self.band or model < max(levels[0] - self.band, levels[1]):
+        # at most the two best suits by the model are solved
+        if (lowest == CAPOT_LEVEL or abs(model - lowest) > self.band
+                or model < max(levels[0] - self.band, levels[1])):
             return model
-        team = view.seat & 1
-        points = []
+        if self._made(view, mode, lowest) >= self.level_probability:
+            return max(model, lowest)
+        return min(model, lowest - 1)
+
+    def _made(self, view: SeatView, mode: int, level: int = -1) -> float:
+        """How often this seat's contract in ``mode`` (auction games: at ``level``) is
+        made over the sampled deals: one null-window search a deal, at the least exact
+        value that makes it by the rules."""
+        made = 0
         for hands in self._sampled_deals(view):
-            hand = HandState.with_contract(view.rules, (view.first_hand - 1) % 4, hands,
-                                           view.seat, mode, -1, 0, 1)
-            exact = self.solver.value(position_of(hand, max_team=team))
-            if exact >= 162:
-                made = EXACT_CAPOT_MADE * 162 + (1 - EXACT_CAPOT_MADE) * EXACT_CAPOT_MISSED
+            if view.rules.game == "auction":
+                hand = HandState.with_contract(view.rules, view.dealer, hands, view.seat,
+                                               mode, -1, level, 1)
             else:
-                made = max(0, exact - EXACT_SHORTFALL)
-            pair = BELOTE_PAIR[mode]
-            for seat in (view.seat, (view.seat + 2) % 4):
-                if hand.hands[seat] & pair == pair:
-                    made += 20  # belote counts towards the contract
-            points.append(made)
-        mean = statistics.mean(points)
-        spread = max(20.0, statistics.stdev(points)) if len(points) > 1 else CONTRACT_SD
-        top = mean - spread * z
-        return min(int((top - 80) // 10), CAPOT_LEVEL - 1)
+                hand = HandState.with_contract(view.rules, view.dealer, hands, view.seat,
+                                               mode, view.retourne)
+            low, high = 0, 163  # the least exact value whose calibrated result is made
+            while low < high:
+                mid = (low + high) // 2
+                if calibrated_result(hand, mid)[1] >= 1.0:
+                    high = mid
+                else:
+                    low = mid + 1
+            made += self.solver.at_least(position_of(hand, max_team=view.seat & 1), low)
+        return made / len(self._deals)
 
 
 class ExpertBot:

@@ -208,11 +208,8 @@ class HeuristicBot:
             bidder = self._bidder_of(view, last_bid)
         if SURCOINCHE in actions:
             return PASS
-        if COINCHE in actions and last_bid >= 0:
-            level, mode = bid_of(last_bid)
-            strength = suit_strength(view.hand, mode) if mode < 4 else 0.0
-            if level >= self.style.coinche_level and strength >= self.style.coinche_strength:
-                return COINCHE
+        if COINCHE in actions and last_bid >= 0 and self._coinches(view, last_bid, bidder):
+            return COINCHE
         # Our best contract: the card points we expect with each trump (a normal law
         # fitted on exact solves of random deals), partner's bid in that suit as support.
         partner_level = -1
@@ -239,6 +236,13 @@ class HeuristicBot:
             if action in actions:
                 return action
         return PASS
+
+    def _coinches(self, view: SeatView, bid: int, bidder: int) -> bool:
+        """Whether to coinche the opponents' ``bid`` (made by ``bidder``): a suit
+        contract of the style's level or more, with the style's trump strength in it."""
+        level, mode = bid_of(bid)
+        return (mode < 4 and level >= self.style.coinche_level
+                and suit_strength(view.hand, mode) >= self.style.coinche_strength)
 
     def _reachable_level(self, view: SeatView, mode: int, support: bool, z: float) -> int:
         """The highest level (index in ``BID_VALUES``; -1: not even 80) that a contract

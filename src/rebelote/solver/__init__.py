@@ -6,6 +6,7 @@ the expert bot calls it on hands it sampled from what its seat knows.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,20 +84,28 @@ def position_of(hand: HandState, max_team: int | None = None) -> Position:
 
 
 class Solver:
-    """Exact solver with its transposition table (reused across calls)."""
+    """Exact solver with its transposition table (reused across calls). With
+    ``threads`` > 1, :meth:`move_values` solves the root cards side by side, one table
+    per thread (the kernel runs without the GIL)."""
 
-    def __init__(self) -> None:
-        self.table = k.new_table()
+    def __init__(self, threads: int = 1) -> None:
+        if threads < 1:
+            raise ValueError(f"threads must be 1 or more, not {threads!r}")
+        self.threads = threads
+        self.tables = [k.new_table() for _ in range(threads)]
+        self.table = self.tables[0]
         self.generation = 0
         self.stats = np.zeros(64, dtype=np.int64)
         """Counters: nodes, searches (aspiration passes), TT probes, TT hits."""
+        self._pool: ThreadPoolExecutor | None = None
 
     def _next_generation(self) -> int:
-        """A new stamp for the table's entries (older ones no longer count); the table
-        is cleared when the stamps wrap around."""
+        """A new stamp for the tables' entries (older ones no longer count); the tables
+        are cleared when the stamps wrap around."""
         self.generation += 1
         if self.generation >= k.GENERATIONS:
-            self.table.fill(0)
+            for table in self.tables:
+                table.fill(0)
             self.generation = 1
         return self.generation
 
@@ -109,14 +118,59 @@ class Solver:
                                   self.table, self._next_generation(), self.stats, -1,
                                   *k.new_heuristics()))
 
+    def at_least(self, pos: Position, target: int) -> bool:
+        """Whether the raw value is ``target`` or more: one null-window search, much
+        cheaper than the exact value when only a threshold matters (a contract made)."""
+        g = k.search(pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led, pos.best_card,
+                     pos.best_value, pos.best_seat, pos.trick_points, pos.won0, pos.won1,
+                     target - 1, target, pos.params, pos.points, self.table,
+                     self._next_generation(), self.stats, *k.new_heuristics())
+        return int(g) >= target
+
     def move_values(self, pos: Position) -> dict[Card, int]:
         """The raw value of each legal card of the player to move."""
+        gen = self._next_generation()
+        if self.threads == 1:
+            return self._solve_cards(pos, -1, 0, gen, self.stats, *k.new_heuristics())
+        mode = int(pos.params[k.P_MODE])
+        players = int(pos.params[k.P_PLAYERS])
+        player = (pos.leader + pos.n_in_trick) % players
+        legal = int(k.legal_mask(int(pos.hands[player]), pos.n_in_trick, pos.led,
+                                 pos.best_card, pos.best_value, pos.best_seat, player, mode,
+                                 int(pos.params[k.P_UNDERTRUMP]),
+                                 int(pos.params[k.P_PARTNER_FREE]), players,
+                                 k.HIGHER_TABLE[mode], k.SUIT_MASKS))
+        cards = iter([c for c in range(32) if legal >> c & 1])  # taken in turn by threads
+
+        def work(table: int) -> tuple[dict[Card, int], np.ndarray]:
+            stats = np.zeros_like(self.stats)
+            heuristics = k.new_heuristics()
+            out: dict[Card, int] = {}
+            guess = -1
+            for card in cards:
+                values = self._solve_cards(pos, 1 << card, guess, gen, stats, *heuristics,
+                                           table=table)
+                out |= values
+                guess = values[card]
+            return out, stats
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="solver")
+        result: dict[Card, int] = {}
+        for out, stats in self._pool.map(work, range(self.threads)):
+            result |= out
+            self.stats += stats
+        return dict(sorted(result.items()))
+
+    def _solve_cards(self, pos: Position, only: int, guess: int, gen: int,
+                     stats: np.ndarray, history: np.ndarray, killers: np.ndarray,
+                     table: int = 0) -> dict[Card, int]:
         cards = np.empty(8, dtype=np.int64)
         values = np.empty(8, dtype=np.int64)
         n = k.move_values(pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led, pos.best_card,
                           pos.best_value, pos.best_seat, pos.trick_points, pos.won0, pos.won1,
-                          pos.params, pos.points, self.table, self._next_generation(),
-                          self.stats, cards, values)
+                          pos.params, pos.points, self.tables[table], gen, stats, cards,
+                          values, only, guess, history, killers)
         return {int(cards[i]): int(values[i]) for i in range(n)}
 
 

@@ -193,7 +193,7 @@ def _team(seat: int, players: int, taker: int) -> int:
     return 0 if seat == taker else 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
            best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
            alpha: int, beta: int, params: np.ndarray, points: np.ndarray, tt: np.ndarray,
@@ -513,7 +513,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
         d -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_window(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
                  best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
                  params: np.ndarray, points: np.ndarray, tt: np.ndarray, gen: int,
@@ -538,13 +538,16 @@ def solve_window(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best
             a, b = g - 1, 0x1FFF
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
                 best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
                 params: np.ndarray, points: np.ndarray, tt: np.ndarray, gen: int,
-                stats: np.ndarray, out_cards: np.ndarray, out_values: np.ndarray) -> int:
-    """Exact value (for ``max_team``) of every legal card of the player to move, equivalent
-    cards included. Returns how many were written."""
+                stats: np.ndarray, out_cards: np.ndarray, out_values: np.ndarray,
+                only: int, guess: int, history: np.ndarray, killers: np.ndarray) -> int:
+    """Exact value (for ``max_team``) of every legal card of the player to move that is in
+    ``only``, equivalent cards included; ``guess``: a sibling's value (-1: none). Returns
+    how many were written. Runs without the GIL: threads may solve root cards side by
+    side, each with its own table and move-ordering memory."""
     mode = params[P_MODE]
     players = params[P_PLAYERS]
     win = WIN_TABLE[mode]
@@ -552,10 +555,8 @@ def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_
     own = hands[player]
     legal = legal_mask(own, n_in_trick, led, best_card, best_value, best_seat, player, mode,
                        params[P_UNDERTRUMP], params[P_PARTNER_FREE], players,
-                       HIGHER_TABLE[mode], SUIT_MASKS)
-    history, killers = new_heuristics()
+                       HIGHER_TABLE[mode], SUIT_MASKS) & only
     n = 0
-    guess = -1
     m = legal
     while m != 0:
         c = lowest_bit_index(m)
