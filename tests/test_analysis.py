@@ -55,6 +55,9 @@ def test_hint_in_the_auction_and_when_nothing_is_left(tmp_path: Path) -> None:
     path.write_text(json.dumps(rec))
     out = json.loads(cli("hint", str(path), "--json").stdout)
     assert {a["action"] for a in out["actions"]} == {"pass", "take"}
+    assert out["measure"] == "% made"  # from solved deals, as the expert bids
+    value = {a["action"]: a["value"] for a in out["actions"]}
+    assert value["pass"] == 75 and 0 <= value["take"] <= 100  # pass: the expert's line
     done = tmp_path / "done.json"
     done.write_text(json.dumps(_played_record()))
     res = cli("hint", str(done))
@@ -94,7 +97,7 @@ def test_auction_hints_give_each_bid_its_expected_score() -> None:
     game.start_hand(HandState.from_deal(rules, 3, [strong, others[:8], others[8:16],
                                                    others[16:]]))
     seat, hints = hint(game)
-    assert seat == 0 and {h.measure for h in hints} == {"expected score"}
+    assert seat == 0 and {h.measure for h in hints} == {"expected score"}  # solved deals
     value = {h.action: h.value for h in hints}
     assert value["pass"] == 0
     assert value["80S"] > 0 > value["80H"]

@@ -375,3 +375,38 @@ def test_expert_coinches_from_solved_deals() -> None:
     passed, coinched = bidder._results(view, 0, 0, 0, (1, 2))
     gain = sum(d for d, _ in coinched) - sum(d for d, _ in passed)
     assert (action == COINCHE) == (gain > 0)
+
+
+def test_classic_passes_shade_the_sampled_deals() -> None:
+    """A classic pass says the five cards it was made with were weak in the retourne's
+    suit (first round) or in every other suit (second round); the sampled deals keep it
+    in mind: the first seat's pass makes its spade honours rarer in the next seat's deals."""
+    from rebelote.bots.expert import SampledBidder
+    from rebelote.cards import parse_card
+    from rebelote.hand import PASS
+    from rebelote.solver import Solver
+
+    five = sum(1 << parse_card(n) for n in ["JS", "9S", "AS", "7H", "8H"])
+    weak = sum(1 << parse_card(n) for n in ["7S", "8H", "9H", "7D", "8C"])
+    jack_spades = parse_card("JS")
+    assert not SampledBidder._would_pass(five, parse_card("10S"), 0)
+    assert SampledBidder._would_pass(weak, parse_card("10S"), 0)
+    assert not SampledBidder._would_pass(five, parse_card("10H"), 1)  # names spades
+    assert SampledBidder._would_pass(weak, parse_card("10H"), 1)
+
+    rng = random.Random(8)
+    held = {True: 0, False: 0}
+    deals = 0
+    while deals < 12:
+        hand = HandState.new(Rules.ffb(), 3, rng)  # seat 0 speaks first
+        if (hand.retourne >> 3 != 0 or hand.retourne == jack_spades
+                or (hand.hands[1] >> jack_spades) & 1):
+            continue  # spades turned, the jack unseen by seat 1
+        deals += 1
+        after = hand.copy()
+        after.apply(PASS, 0)
+        for passed, view in ((False, hand.view(1)), (True, after.view(1))):
+            bidder = SampledBidder(1, Solver(), worlds=8)
+            for world in bidder._sampled_deals(view):
+                held[passed] += jack_spades in world[0]
+    assert held[True] < 0.75 * held[False], held

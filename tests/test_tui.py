@@ -220,3 +220,19 @@ async def test_auction_game_bids_from_the_list_and_cards_by_mouse(tmp_path: Path
             assert len(session.hand.played) > before  # the click played the card
             clicked = True
         assert bid_made and clicked
+
+
+def test_hint_measures_are_named_in_every_language() -> None:
+    """Each measure a hint can carry has its own label (an auction's expected score was
+    shown as "strength"), translated into French, English and Spanish."""
+    from rebelote.analysis import Hint
+    from rebelote.i18n import tr
+    from rebelote.tui.app import h_measure
+
+    keys = {measure: h_measure([Hint("x", 0.0, measure)])
+            for measure in ("expected points", "expected score", "% made", "strength")}
+    assert keys == {"expected points": "expected_points", "expected score": "expected_score",
+                    "% made": "chance_made", "strength": "strength"}
+    for key in keys.values():
+        labels = {tr(key, lang) for lang in ("en", "fr", "es")}
+        assert len(labels) == 3  # a label of its own in each language

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rebelote.bots.expert import ExpertBot
+from rebelote.bots.expert import ExpertBot, SampledBidder
 from rebelote.bots.heuristic import (
     NAME_THRESHOLD,
     TAKE_THRESHOLD,
@@ -41,15 +41,16 @@ class Hint:
     value: float
     measure: str
     """"expected points" (play), "expected score" (auction games' bids: the deal's
-    score difference if the bid became the contract, pass = 0) or "strength"
-    (classic calls: the hand strength the bidding uses)."""
+    score difference if the bid became the contract, pass = 0, a coinche its gain over
+    passing), "% made" (classic calls, four players: how often the contract would
+    be made; pass shows the line the expert takes at), all from solved sampled deals as
+    the expert bids; or "strength" (three players: the hand strength the bidding uses)."""
 
 
 def hint(game: Game, samples: int = 48) -> tuple[int, list[Hint]]:
     """The seat to act in ``game``'s current hand and each of its legal actions, best
     first: in the play, the expert's expected points for the seat's side from now on;
-    in an auction game, each bid's expected score (see :class:`Hint`); in classic
-    calls, the hand strength the bidding uses."""
+    in the auction, the expert's evaluation of each call (see :class:`Hint`)."""
     hand = game.current
     if hand is None or hand.is_over or game.is_over:
         raise AnalysisError("the record has no decision left: its last hand is finished")
@@ -62,6 +63,10 @@ def hint(game: Game, samples: int = 48) -> tuple[int, list[Hint]]:
             raise AnalysisError("no deal of the hidden cards fits this record")
         scale = _scale(hand)
         hints = [Hint(action_name(c), v * scale, "expected points") for c, v in values.items()]
+    elif game.rules.players == 4:  # the expert's bidding evaluation: solved deals
+        bidder = SampledBidder(0, Solver(), worlds=samples // 4)
+        measure, bid_values = bidder.bid_values(view)
+        hints = [Hint(action_name(a), v, measure) for a, v in bid_values.items()]
     else:
         hints = []
         for action in view.legal_actions:

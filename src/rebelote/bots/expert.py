@@ -14,7 +14,9 @@ measured gain for its time, docs/bots.md).
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 
 from rebelote.bots import actions_of
@@ -31,12 +33,14 @@ from rebelote.bots.knowledge import (
     play_likelihood,
     sample_hands,
 )
-from rebelote.cards import BELOTE_PAIR, Card, cards_of, mask_of, points_table
+from rebelote.cards import BELOTE_PAIR, Card, CardSet, cards_of, mask_of, points_table
 from rebelote.hand import (
     BID_BASE,
     CALL_SPADES,
     CAPOT_LEVEL,
+    COINCHE,
     PASS,
+    SURCOINCHE,
     TAKE,
     HandState,
     bid_action,
@@ -136,7 +140,9 @@ class SampledBidder(HeuristicBot):
 
     def _sampled_deals(self, view: SeatView) -> list[list[list[Card]]]:
         """``worlds`` full deals (8 cards a seat) that keep this seat's cards; in
-        classic this seat gets the retourne and two unseen cards (it would take)."""
+        classic this seat gets the retourne and two unseen cards (it would take). Deals
+        fit the auction so far: each bid by the model (leniently), each classic pass by
+        the five cards its seat spoke with; after many misses any deal is taken."""
         key = (view.seat, view.hand, tuple(view.calls))
         if key == self._cache_key:
             return self._deals
@@ -150,21 +156,28 @@ class SampledBidder(HeuristicBot):
                 level, mode = bid_of(call)
                 if mode < 4:
                     bids.append(((view.first_hand + i) % 4, mode, level))
+        passes = []  # classic: (seat, round) of every pass so far
+        if view.rules.game != "auction":
+            passes = [((view.first_hand + i) % 4, i // 4) for i, call in enumerate(view.calls)
+                      if call == PASS and (view.first_hand + i) % 4 != me]
         deals: list[list[list[Card]]] = []
         for attempt in range(self.worlds * 20):
             self.rng.shuffle(unseen)
             hands: list[list[Card]] = []
+            five = [0] * 4  # classic: the five cards each other seat spoke with
             k = extra
             for seat in range(4):
                 if seat == me:
                     hands.append(sorted(cards_of(own) + unseen[:extra]))
                 else:
                     hands.append(sorted(unseen[k:k + 8]))
+                    five[seat] = mask_of(unseen[k:k + 5])
                     k += 8
             fits = all(
                 contract_points(mask_of(hands[seat]), mode,
                                 (view.first_hand - seat) % 2 == 0) >= 80 + 10 * level - 40
-                for seat, mode, level in bids if seat != me)
+                for seat, mode, level in bids if seat != me) and all(
+                self._would_pass(five[seat], view.retourne, second) for seat, second in passes)
             # after many misses, take what comes: the bids only shade the sampling
             if fits or attempt >= self.worlds * 10:
                 deals.append(hands)
@@ -172,6 +185,15 @@ class SampledBidder(HeuristicBot):
                     break
         self._cache_key, self._deals = key, deals
         return deals
+
+    @staticmethod
+    def _would_pass(five: CardSet, retourne: Card, second_round: int) -> bool:
+        """Classic: whether five cards pass as the heuristic bids (on the retourne in the
+        first round, on every other suit in the second)."""
+        trump = retourne >> 3
+        if not second_round:
+            return suit_strength(five, trump, retourne) < TAKE_THRESHOLD
+        return all(suit_strength(five, s) < NAME_THRESHOLD for s in range(4) if s != trump)
 
     def _results(self, view: SeatView, taker: int, mode: int, level: int = -1,
                  doubles: tuple[int, ...] = (1,)) -> list[list[tuple[float, float]]]:
@@ -190,7 +212,8 @@ class SampledBidder(HeuristicBot):
                     hand = HandState.with_contract(view.rules, view.dealer, hands, taker,
                                                    mode, view.retourne)
                 if exact < 0:
-                    exact = self.solver.value(position_of(hand, max_team=taker & 1))
+                    pos = position_of(hand, max_team=taker & 1)
+                    exact = round(self.solver.value(pos) * pos.scale)
                 diff, made = calibrated_result(hand, exact)
                 out[i].append((sign * diff, made))
         return out
@@ -260,8 +283,48 @@ class SampledBidder(HeuristicBot):
                     high = mid
                 else:
                     low = mid + 1
-            made += self.solver.at_least(position_of(hand, max_team=view.seat & 1), low)
+            pos = position_of(hand, max_team=view.seat & 1)
+            made += self.solver.at_least(pos, math.ceil(low / pos.scale - 1e-9))
         return made / len(self._deals)
+
+    def bid_values(self, view: SeatView) -> tuple[str, dict[int, float]]:
+        """Each legal call valued from the sampled deals (what ``rebelote hint`` shows):
+        auction games, the expected score difference (our side's minus the other's) if
+        the call became the contract, pass 0, a coinche or surcoinche its gain over
+        passing; classic, how often (%) the contract would be made, pass at the line."""
+        actions = view.legal_actions
+        if view.rules.game != "auction":
+            return "% made", {
+                a: 100 * (self._made(view, view.retourne >> 3) if a == TAKE
+                          else self._made(view, a - CALL_SPADES) if a >= CALL_SPADES
+                          else self.take_probability) for a in actions}
+        values: dict[int, float] = dict.fromkeys(actions, 0.0)
+        last = max((a for a in view.calls if a >= BID_BASE), default=-1)
+        for action in actions:
+            if action in (COINCHE, SURCOINCHE) and last >= 0:
+                level, mode = bid_of(last)
+                doubles = (1, 2) if action == COINCHE else (2, 4)
+                plain, doubled = self._results(view, self._bidder_of(view, last), mode,
+                                               level, doubles)
+                values[action] = (statistics.mean(d for d, _ in doubled)
+                                  - statistics.mean(d for d, _ in plain))
+        bids = [a for a in actions if a >= BID_BASE]
+        for mode in sorted({bid_of(a)[1] for a in bids}):
+            exact = []
+            for hands in self._sampled_deals(view):
+                hand = HandState.with_contract(view.rules, view.dealer, hands, view.seat,
+                                               mode, -1, 0, 1)
+                pos = position_of(hand, max_team=view.seat & 1)
+                exact.append((hands, round(self.solver.value(pos) * pos.scale)))
+            sign = 1 if view.seat & 1 == 0 else -1
+            for action in bids:
+                level, m = bid_of(action)
+                if m == mode:
+                    values[action] = statistics.mean(
+                        sign * calibrated_result(HandState.with_contract(
+                            view.rules, view.dealer, hands, view.seat, mode, -1, level, 1),
+                            value)[0] for hands, value in exact)
+        return "expected score", values
 
 
 class ExpertBot:

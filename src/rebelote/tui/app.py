@@ -576,5 +576,10 @@ class BeloteApp(App[None]):
         self.exit()
 
 
+_MEASURES = {"expected points": "expected_points", "expected score": "expected_score",
+             "% made": "chance_made"}
+
+
 def h_measure(hints: list[Any]) -> str:
-    return "expected_points" if hints and hints[0].measure == "expected points" else "strength"
+    """The translation key of the hints' measure (see :class:`rebelote.analysis.Hint`)."""
+    return _MEASURES.get(hints[0].measure, "strength") if hints else "strength"
