@@ -31,6 +31,8 @@ from rich.table import Table
 from bench.peer_match import COLVER_RULES, Colver, from_colver, to_colver
 from rebelote.bots import make_bot
 from rebelote.bots.expert import (
+    CLASSIC_WORLDS,
+    LEVEL_MAKE_PROBABILITY,
     TAKE_MAKE_PROBABILITY,
     SampledBidder,
     calibrated_result,
@@ -124,12 +126,13 @@ def compare(deals: int, seed: int, console: Console, expert_worlds: int = 0,
         if styles is None or name in styles or name == next(iter(STYLES))}
     if expert_worlds:
         solver = Solver()
-        for variant in variants or ["0.64"]:
-            p, _, coinche = variant.partition("/")
+        for variant in variants or [str(LEVEL_MAKE_PROBABILITY)]:
+            p, *flags = variant.split("/")
+            band = next((int(f[1:]) for f in flags if f.startswith("b")), 2)
             sampled = SampledBidder(0, solver, expert_worlds, level_probability=float(p),
-                                    solve_coinche=coinche != "model")
-            bots[f"expert, {expert_worlds} solved deals, levels p {p}"
-                 + (", coinche by the model" if coinche == "model" else "")] = sampled.choose
+                                    solve_coinche="model" not in flags, band=band)
+            bots[f"expert, {expert_worlds} solved deals, levels p {p}, band {band}"
+                 + (", coinche by the model" if "model" in flags else "")] = sampled.choose
     tallies = {name: Tally() for name in bots}
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"auctions ({len(bots)} styles)", total=deals)
@@ -269,14 +272,15 @@ def main() -> None:
                         help="classic: the expert's take probabilities to compare")
     parser.add_argument("--expert-variants",
                         help="with --expert-worlds: level probabilities to compare, each "
-                             "optionally '/model' (coinche by the model), e.g. 0.56,0.64/model")
+                             "optionally '/model' (coinche by the model) and '/bN' (levels "
+                             "solved within N of the model's), e.g. 0.56,0.64/model/b1")
     parser.add_argument("--styles", help="only these styles (comma-separated names)")
     args = parser.parse_args()
     console = Console(width=max(Console().width, 110))
     if args.what == "calibrate":
         calibrate(args.deals, args.seed, console)
     elif args.what == "classic":
-        compare_classic(args.deals, args.seed, console, args.expert_worlds or 8,
+        compare_classic(args.deals, args.seed, console, args.expert_worlds or CLASSIC_WORLDS,
                         [float(p) for p in args.take_probabilities.split(",")])
     else:
         compare(args.deals, args.seed, console, args.expert_worlds,

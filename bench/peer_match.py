@@ -146,7 +146,8 @@ def play_classic_deal(peer: BeloteCli, deck: list[int], dealer: int, ours_even: 
 
 
 def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level: str,
-              seed: int, times: list[float], play_only: bool = False) -> tuple[int, ...]:
+              seed: int, times: list[float], play_only: bool = False,
+              bid_times: list[float] | None = None) -> tuple[int, ...]:
     hands = [sorted(deck[8 * s:8 * s + 8]) for s in range(4)]
     peer_seats = [1, 3] if ours_even else [0, 2]
     query: dict[str, object] = {"cmd": "deal", "dealer": dealer, "seed": seed,
@@ -168,6 +169,8 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
             action = bots[seat].choose(hand.view(seat))
             if phase == "play":
                 times.append(time.perf_counter() - t)
+            elif bid_times is not None:
+                bid_times.append(time.perf_counter() - t)
             hand.apply(action, seat)
             peer.ask({"cmd": "step", "action": to_colver(action)})
         else:
@@ -216,11 +219,14 @@ def main() -> None:
         time_ms = max(1, round(statistics.mean(times) * 1000))
     peer = Colver(time_ms)
     diffs = []
+    bid_times: list[float] = []  # ours, for the record: colver's bidder is a fixed rule
     for i in range(args.deals):
         deck = deal_deck(rng)
         dealer = i % 4
-        a = play_deal(peer, deck, dealer, True, args.level, 1000 + i, times, args.play_only)
-        b = play_deal(peer, deck, dealer, False, args.level, 1000 + i, times, args.play_only)
+        a = play_deal(peer, deck, dealer, True, args.level, 1000 + i, times, args.play_only,
+                      bid_times)
+        b = play_deal(peer, deck, dealer, False, args.level, 1000 + i, times, args.play_only,
+                      bid_times)
         diffs.append(((a[0] - a[1]) + (b[1] - b[0])) / 2)
     peer.close()
     mean = statistics.mean(diffs)
@@ -228,6 +234,7 @@ def main() -> None:
     print(json.dumps({"peer": args.peer, "level": args.level, "deals": len(diffs),
                       "play_only": args.play_only,
                       "peer_time_ms": time_ms, "our_mean_ms": statistics.mean(times) * 1e3,
+                      "our_bid_mean_ms": statistics.mean(bid_times) * 1e3 if bid_times else 0,
                       "mean": mean, "ci95": [mean - half, mean + half]}))
 
 

@@ -146,11 +146,12 @@ def test_contract_points_grow_with_the_trump_honours_and_length() -> None:
 
 
 def _strong_and_weak_deal() -> list[list[int]]:
-    """Seat 0: a long spade suit with its jack and nine and side aces; seat 2: nothing."""
+    """Seat 0: a long spade suit with its jack and nine and side aces; seat 2: nothing
+    (no jack, no nine: no trump honour whatever the trump)."""
     from rebelote.cards import parse_card
 
     strong = "JS 9S AS 10S KS AH AD 7C"
-    weak = "7S 8S 7H 8H 9H 7D 8D 9D"
+    weak = "7S 8S 7H 8H QH 7D 8D QD"
     others = [c for c in range(32) if c not in {parse_card(n) for n in strong.split()}
               and c not in {parse_card(n) for n in weak.split()}]
     return [[parse_card(n) for n in strong.split()], others[:8],

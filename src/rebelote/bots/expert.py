@@ -5,11 +5,11 @@ each world, play the best on average.
 Each world is solved exactly by the compiled solver once few enough cards remain for it
 to answer within the time budget (``solve_cards``: from the third trick on; a world then
 takes about 3 ms, 25 ms at most, against 21 / 170 ms one trick earlier); earlier in the
-hand each card is valued by compiled random rollouts. Bidding uses the heuristic level's
-evaluation: in auction games a model of the points a contract makes, fitted on exact
-solves (:func:`rebelote.bots.heuristic.contract_points`); with ``bid_worlds`` the close
-calls are decided by exact solves of sampled deals instead (:class:`SampledBidder`; no
-measured gain for its time, docs/bots.md).
+hand each card is valued by compiled random rollouts. Bidding uses the same evaluation
+(:class:`SampledBidder`): deals sampled to fit the auction so far, solved exactly with the
+bidder (or, for a coinche, the opponent) as taker, corrected by how far real play falls
+short of the exact value, scored by the rules. Clear hands are decided by the heuristic's
+rules of thumb, which the solves would only confirm (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -62,6 +62,15 @@ EXACT_CAPOT_MISSED = 135
 TAKE_MAKE_PROBABILITY = 0.75
 """Classic: take (or name a suit) when the contract is made this often — the break-even
 of classic scoring, where a failed contract gives the other side all 162 points."""
+LEVEL_MAKE_PROBABILITY = 0.56
+"""Auction games: bid the lowest level that outbids when the sampled deals make it this
+often (measured with ``python -m bench.bid_tuning --expert-variants``, docs/bots.md)."""
+AUCTION_WORLDS = CLASSIC_WORLDS = 16
+"""Sampled deals a bidding decision solves: one null-window search each."""
+COINCHE_WORLDS = 8
+"""The first of them solved exactly to value a coinche (16 took up to 1.1 s a decision)."""
+LEVEL_BAND = 1
+"""Auction levels are solved when the model's level is within this of the bid's."""
 
 
 def calibrated_result(hand: HandState, exact: int) -> tuple[float, float]:
@@ -113,17 +122,21 @@ class SampledBidder(HeuristicBot):
       it raises our expected score over the sampled deals (trump strength within
       ``strength_band`` of the style's)."""
 
-    def __init__(self, seed: int | None, solver: Solver, worlds: int, band: int = 2,
+    def __init__(self, seed: int | None, solver: Solver, worlds: int = AUCTION_WORLDS,
+                 classic_worlds: int | None = None, band: int = LEVEL_BAND,
                  strength_band: float = 1.5,
                  take_probability: float = TAKE_MAKE_PROBABILITY,
-                 level_probability: float | None = None, solve_coinche: bool = True) -> None:
+                 level_probability: float = LEVEL_MAKE_PROBABILITY,
+                 solve_coinche: bool = True) -> None:
+        """``worlds`` sampled deals a decision in auction games, ``classic_worlds`` in
+        classic (default: the same); the rest are the knobs the bidding bench compares."""
         super().__init__(seed)
         self.take_probability = take_probability
-        self.level_probability = (self.style.make_probability if level_probability is None
-                                  else level_probability)
+        self.level_probability = level_probability
         self.solve_coinche = solve_coinche
         self.solver = solver
-        self.worlds = worlds
+        self.auction_worlds = worlds
+        self.classic_worlds = worlds if classic_worlds is None else classic_worlds
         self.band = band
         self.strength_band = strength_band
         self._cache_key: tuple[object, ...] = ()
@@ -146,6 +159,7 @@ class SampledBidder(HeuristicBot):
         key = (view.seat, view.hand, tuple(view.calls))
         if key == self._cache_key:
             return self._deals
+        worlds = self.auction_worlds if view.rules.game == "auction" else self.classic_worlds
         me = view.seat
         own = view.hand | ((1 << view.retourne) if view.retourne >= 0 else 0)
         unseen = [c for c in range(32) if not (own >> c) & 1]
@@ -161,7 +175,7 @@ class SampledBidder(HeuristicBot):
             passes = [((view.first_hand + i) % 4, i // 4) for i, call in enumerate(view.calls)
                       if call == PASS and (view.first_hand + i) % 4 != me]
         deals: list[list[list[Card]]] = []
-        for attempt in range(self.worlds * 20):
+        for attempt in range(worlds * 20):
             self.rng.shuffle(unseen)
             hands: list[list[Card]] = []
             five = [0] * 4  # classic: the five cards each other seat spoke with
@@ -179,9 +193,9 @@ class SampledBidder(HeuristicBot):
                 for seat, mode, level in bids if seat != me) and all(
                 self._would_pass(five[seat], view.retourne, second) for seat, second in passes)
             # after many misses, take what comes: the bids only shade the sampling
-            if fits or attempt >= self.worlds * 10:
+            if fits or attempt >= worlds * 10:
                 deals.append(hands)
-                if len(deals) == self.worlds:
+                if len(deals) == worlds:
                     break
         self._cache_key, self._deals = key, deals
         return deals
@@ -197,12 +211,13 @@ class SampledBidder(HeuristicBot):
 
     def _results(self, view: SeatView, taker: int, mode: int, level: int = -1,
                  doubles: tuple[int, ...] = (1,)) -> list[list[tuple[float, float]]]:
-        """For each of ``doubles``: :func:`calibrated_result` of each sampled deal played
-        by ``taker`` in ``mode`` (each deal solved once), the score difference seen from
-        this seat's side."""
+        """For each of ``doubles``: :func:`calibrated_result` of the first
+        ``COINCHE_WORLDS`` sampled deals played by ``taker`` in ``mode`` (each deal solved
+        once, exactly: a coinche's worth depends on the points, not only on the contract
+        made), the score difference seen from this seat's side."""
         sign = 1 if view.seat & 1 == 0 else -1
         out: list[list[tuple[float, float]]] = [[] for _ in doubles]
-        for hands in self._sampled_deals(view):
+        for hands in self._sampled_deals(view)[:COINCHE_WORLDS]:
             exact = -1
             for i, double in enumerate(doubles):
                 if view.rules.game == "auction":
@@ -335,14 +350,21 @@ class ExpertBot:
     def __init__(self, seed: int | None = None, samples: int = 16,
                  budget_s: float | None = None, min_samples: int = 6, solve_cards: int = 24,
                  rollouts_per_card: int = 64, weighted: bool = True,
-                 bid_worlds: int = 0) -> None:
+                 bid_worlds: int | None = None) -> None:
         """``samples`` worlds per decision: a fixed number, so that a seed gives the same
         play on any machine; with ``budget_s`` the bot stops sampling when the time is up
-        (after ``min_samples``) instead."""
+        (after ``min_samples``) instead. Bids from solved deals (:class:`SampledBidder`,
+        ``bid_worlds`` a decision; default: ``AUCTION_WORLDS`` / ``CLASSIC_WORLDS``);
+        ``bid_worlds=0`` bids with the heuristic's model instead."""
         self.rng = random.Random(seed)
         self.solver = Solver()
-        self.heuristic = (SampledBidder(seed, self.solver, bid_worlds) if bid_worlds
-                          else HeuristicBot(seed))
+        self.heuristic: HeuristicBot
+        if bid_worlds is None:
+            self.heuristic = SampledBidder(seed, self.solver, AUCTION_WORLDS, CLASSIC_WORLDS)
+        elif bid_worlds:
+            self.heuristic = SampledBidder(seed, self.solver, bid_worlds)
+        else:
+            self.heuristic = HeuristicBot(seed)
         self.budget_s = budget_s
         self.min_samples = min_samples
         self.max_samples = samples
