@@ -31,6 +31,21 @@ def guest(page: Any, server: str, nickname: str) -> None:
     page.wait_for_selector("#lobby:not([hidden])")
 
 
+def clicked(element: Any) -> bool:
+    """Click an element found a moment ago; False when the page redrew it away meanwhile
+    (every update from the server redraws the hand and the calls: a bot's move, a
+    trick taken), so the caller looks again."""
+    from playwright.sync_api import Error
+
+    try:
+        element.click()
+    except Error as exc:
+        if "not attached" not in str(exc):
+            raise
+        return False
+    return True
+
+
 def hand_of(page: Any) -> list[str]:
     """The cards in hand, by their accessible names (pictures have no text)."""
     return [b.get_attribute("aria-label") or "" for b in page.query_selector_all("#hand button")]
@@ -69,14 +84,15 @@ def test_a_hand_by_clicking_with_a_reload(server: str) -> None:
             illegal = page.query_selector_all("#hand button.illegal:enabled")
             if illegal and not refused:  # an illegal click explains itself
                 held = hand_of(page)
-                illegal[0].click()
+                if not clicked(illegal[0]):
+                    continue
                 page.wait_for_function("document.querySelector('#error').innerText.length > 0")
                 assert "must" in page.inner_text("#error")
                 assert hand_of(page) == held  # nothing changed
                 refused = True
                 continue
             if calls:
-                calls[-1].click()
+                clicked(calls[-1])
             elif cards:
                 if not reloaded and step > 3:  # mid-hand: reload, the table comes back
                     held = hand_of(page)
@@ -86,7 +102,7 @@ def test_a_hand_by_clicking_with_a_reload(server: str) -> None:
                     assert hand_of(page) == held
                     reloaded = True
                     continue
-                cards[0].click()
+                clicked(cards[0])
             page.wait_for_timeout(60)
         assert reloaded and refused
         assert "hand 1:" in page.inner_text("#scores")
@@ -266,9 +282,9 @@ def test_the_last_trick_on_demand(server: str) -> None:
             calls = page.query_selector_all("#calls button")
             cards = page.query_selector_all("#hand button:enabled:not(.illegal)")
             if calls:
-                calls[-1].click()
+                clicked(calls[-1])
             elif cards:
-                cards[0].click()
+                clicked(cards[0])
             page.wait_for_timeout(60)
         last = page.evaluate("state.tricks[state.tricks.length - 1]")
         page.click("#last-trick")
