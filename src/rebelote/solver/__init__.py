@@ -131,7 +131,7 @@ class Solver:
         """The raw value of each legal card of the player to move."""
         gen = self._next_generation()
         if self.threads == 1:
-            return self._solve_cards(pos, -1, 0, gen, self.stats, *k.new_heuristics())
+            return self._solve_cards(pos, -1, -1, gen, self.stats, *k.new_heuristics())
         mode = int(pos.params[k.P_MODE])
         players = int(pos.params[k.P_PLAYERS])
         player = (pos.leader + pos.n_in_trick) % players
