@@ -202,7 +202,8 @@ def bots_section(console: Console) -> None:
     threads = int(ours["threads"])
     row(f"solve, every root card, {threads} threads: median / max ms",
         f"{ours['all_moves_threads_median_ms']:.1f} / {ours['all_moves_threads_max_ms']:.1f}",
-        "1 thread", "≤ colver / ≤ 50",
+        f"{_fmt(peer_med, '.1f')} / {_fmt(theirs.get('all_moves_max_ms'), '.1f')} (1 thread)",
+        "≤ colver / ≤ 50",
         None if peer_med is None else (ours["all_moves_threads_median_ms"] <= peer_med
                                        and ours["all_moves_threads_max_ms"] <= 50))
     row("solve, value only: median / max ms",
