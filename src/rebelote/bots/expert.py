@@ -209,6 +209,22 @@ class SampledBidder(HeuristicBot):
             return suit_strength(five, trump, retourne) < TAKE_THRESHOLD
         return all(suit_strength(five, s) < NAME_THRESHOLD for s in range(4) if s != trump)
 
+    @staticmethod
+    def _contract(view: SeatView, hands: list[list[Card]], taker: int, mode: int,
+                  level: int = -1, double: int = 1) -> HandState:
+        """A sampled deal played by ``taker`` in ``mode``: auction games at ``level``
+        and ``double``, classic with the retourne in the taker's hand."""
+        if view.rules.game == "auction":
+            return HandState.with_contract(view.rules, view.dealer, hands, taker, mode, -1,
+                                           level, double)
+        return HandState.with_contract(view.rules, view.dealer, hands, taker, mode,
+                                       view.retourne)
+
+    def _exact(self, hand: HandState) -> int:
+        """The taking side's exact value, on the 162 scale."""
+        pos = position_of(hand, max_team=hand.taker & 1)
+        return round(self.solver.value(pos) * pos.scale)
+
     def _results(self, view: SeatView, taker: int, mode: int, level: int = -1,
                  doubles: tuple[int, ...] = (1,)) -> list[list[tuple[float, float]]]:
         """For each of ``doubles``: :func:`calibrated_result` of the first
@@ -218,17 +234,9 @@ class SampledBidder(HeuristicBot):
         sign = 1 if view.seat & 1 == 0 else -1
         out: list[list[tuple[float, float]]] = [[] for _ in doubles]
         for hands in self._sampled_deals(view)[:COINCHE_WORLDS]:
-            exact = -1
+            exact = self._exact(self._contract(view, hands, taker, mode, level))
             for i, double in enumerate(doubles):
-                if view.rules.game == "auction":
-                    hand = HandState.with_contract(view.rules, view.dealer, hands, taker,
-                                                   mode, -1, level, double)
-                else:
-                    hand = HandState.with_contract(view.rules, view.dealer, hands, taker,
-                                                   mode, view.retourne)
-                if exact < 0:
-                    pos = position_of(hand, max_team=taker & 1)
-                    exact = round(self.solver.value(pos) * pos.scale)
+                hand = self._contract(view, hands, taker, mode, level, double)
                 diff, made = calibrated_result(hand, exact)
                 out[i].append((sign * diff, made))
         return out
@@ -285,12 +293,7 @@ class SampledBidder(HeuristicBot):
         value that makes it by the rules."""
         made = 0
         for hands in self._sampled_deals(view):
-            if view.rules.game == "auction":
-                hand = HandState.with_contract(view.rules, view.dealer, hands, view.seat,
-                                               mode, -1, level, 1)
-            else:
-                hand = HandState.with_contract(view.rules, view.dealer, hands, view.seat,
-                                               mode, view.retourne)
+            hand = self._contract(view, hands, view.seat, mode, level)
             low, high = 0, 163  # the least exact value whose calibrated result is made
             while low < high:
                 mid = (low + high) // 2
@@ -325,20 +328,16 @@ class SampledBidder(HeuristicBot):
                                   - statistics.mean(d for d, _ in plain))
         bids = [a for a in actions if a >= BID_BASE]
         for mode in sorted({bid_of(a)[1] for a in bids}):
-            exact = []
-            for hands in self._sampled_deals(view):
-                hand = HandState.with_contract(view.rules, view.dealer, hands, view.seat,
-                                               mode, -1, 0, 1)
-                pos = position_of(hand, max_team=view.seat & 1)
-                exact.append((hands, round(self.solver.value(pos) * pos.scale)))
+            exact = [(hands, self._exact(self._contract(view, hands, view.seat, mode, 0)))
+                     for hands in self._sampled_deals(view)]
             sign = 1 if view.seat & 1 == 0 else -1
             for action in bids:
                 level, m = bid_of(action)
                 if m == mode:
                     values[action] = statistics.mean(
-                        sign * calibrated_result(HandState.with_contract(
-                            view.rules, view.dealer, hands, view.seat, mode, -1, level, 1),
-                            value)[0] for hands, value in exact)
+                        sign * calibrated_result(
+                            self._contract(view, hands, view.seat, mode, level), value)[0]
+                        for hands, value in exact)
         return "expected score", values
 
 

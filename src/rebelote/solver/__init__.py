@@ -83,6 +83,13 @@ def position_of(hand: HandState, max_team: int | None = None) -> Position:
                     points, scale)
 
 
+def _state(pos: Position) -> tuple[np.ndarray, int, int, int, int, int, int, int, int, int]:
+    """The position's arguments to the kernel's searches, in their order (the hands
+    copied: a search plays on them)."""
+    return (pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led, pos.best_card,
+            pos.best_value, pos.best_seat, pos.trick_points, pos.won0, pos.won1)
+
+
 class Solver:
     """Exact solver with its transposition table (reused across calls). With
     ``threads`` > 1, :meth:`move_values` solves the root cards side by side, one table
@@ -112,18 +119,14 @@ class Solver:
     def value(self, pos: Position) -> int:
         """The raw value (card points of ``max_team`` from now on, dix de der and capot
         bonus included) with best play by everyone."""
-        return int(k.solve_window(pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led,
-                                  pos.best_card, pos.best_value, pos.best_seat,
-                                  pos.trick_points, pos.won0, pos.won1, pos.params, pos.points,
-                                  self.table, self._next_generation(), self.stats, -1,
+        return int(k.solve_window(*_state(pos), pos.params, pos.points, self.table,
+                                  self._next_generation(), self.stats, -1,
                                   *k.new_heuristics()))
 
     def at_least(self, pos: Position, target: int) -> bool:
         """Whether the raw value is ``target`` or more: one null-window search, much
         cheaper than the exact value when only a threshold matters (a contract made)."""
-        g = k.search(pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led, pos.best_card,
-                     pos.best_value, pos.best_seat, pos.trick_points, pos.won0, pos.won1,
-                     target - 1, target, pos.params, pos.points, self.table,
+        g = k.search(*_state(pos), target - 1, target, pos.params, pos.points, self.table,
                      self._next_generation(), self.stats, *k.new_heuristics())
         return int(g) >= target
 
@@ -167,10 +170,8 @@ class Solver:
                      table: int = 0) -> dict[Card, int]:
         cards = np.empty(8, dtype=np.int64)
         values = np.empty(8, dtype=np.int64)
-        n = k.move_values(pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led, pos.best_card,
-                          pos.best_value, pos.best_seat, pos.trick_points, pos.won0, pos.won1,
-                          pos.params, pos.points, self.tables[table], gen, stats, cards,
-                          values, only, guess, history, killers)
+        n = k.move_values(*_state(pos), pos.params, pos.points, self.tables[table], gen,
+                          stats, cards, values, only, guess, history, killers)
         return {int(cards[i]): int(values[i]) for i in range(n)}
 
 
