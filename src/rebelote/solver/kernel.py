@@ -48,6 +48,7 @@ TT_SIZE = 1 << TT_BITS
 GENERATIONS = 1 << 25  # solves between two clearings of the table (see Solver)
 INF = 1 << 20
 ASPIRATION = 1  # points either side of a sibling's value
+WIDEN = 8  # points a failed aspiration window moves by on its failing side
 
 
 def new_table() -> np.ndarray:
@@ -202,7 +203,8 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
     (dix de der and capot bonus included) with best play by everyone.
 
     Principal variation search (null windows after the first move), a transposition
-    table at every node (a forced card excepted), bounds from the points still out,
+    table at every node (a forced card excepted), bounds from the points still out and
+    from the highest trumps one hand holds,
     equivalent cards merged, moves ordered by the table's card, two killers per depth,
     a history of cutoffs by (position in the trick, card), then the card's role in the
     trick. The frame stack is a 2-D array indexed in place: array views in this loop
@@ -262,10 +264,46 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 done = True
             else:
                 # Bound: max_team cannot collect more than the points still out.
-                upper_bound = (fr[d, F_TPTS] + fr[d, F_RPTS] + last_bonus
-                               + (capot_bonus if theirs == 0 else 0))
+                upper_bound = fr[d, F_TPTS] + fr[d, F_RPTS] + last_bonus
+                lower_bound = 0
+                capot_open = theirs == 0
+                if n == 0 and mode < 4:
+                    # At a trick's start, the highest trumps still out, while one hand
+                    # holds them, each win the trick they fall in (one hand plays them to
+                    # different tricks): their team collects at least their points, the
+                    # other side cannot capot. (Mid-trick, the same bound saved no node.)
+                    trumps_out = remaining & SUIT_MASKS[mode]
+                    if trumps_out != 0:
+                        ti = 0
+                        t = ORDER_TABLE[mode, mode, 0]
+                        while (trumps_out >> t) & 1 == 0:
+                            ti += 1
+                            t = ORDER_TABLE[mode, mode, ti]
+                        owner = 0
+                        while (hands[owner] >> t) & 1 == 0:
+                            owner += 1
+                        own_hand = hands[owner]
+                        sure = points[t]
+                        ti += 1
+                        while ti < 8:
+                            t = ORDER_TABLE[mode, mode, ti]
+                            ti += 1
+                            if (trumps_out >> t) & 1:
+                                if (own_hand >> t) & 1 == 0:
+                                    break
+                                sure += points[t]
+                        if _team(owner, players, taker) == max_team:
+                            lower_bound = sure
+                        else:
+                            upper_bound -= sure
+                            capot_open = False
+                if capot_open:
+                    upper_bound += capot_bonus
                 if upper_bound <= a:
                     ret = upper_bound
+                    done = True
+                elif lower_bound >= b:
+                    ret = lower_bound
                     done = True
                 elif n == 0 and popcount(remaining) == players:  # last trick: no choice
                     lead = fr[d, F_LEADER]
@@ -520,9 +558,11 @@ def solve_window(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best
                  stats: np.ndarray, guess: int, history: np.ndarray, killers: np.ndarray
                  ) -> int:
     """The exact value. With a ``guess`` (>= 0; the value of a sibling move), an aspiration
-    window of ±``ASPIRATION`` points around it first, widened on the failing side;
-    without one, the full window. (Measured on 40 full deals against bisection by null
-    windows: half the nodes.)"""
+    window of ±``ASPIRATION`` points around it first, then windows of ``WIDEN`` points
+    stepping from the value it failed at; without one, the full window. (Measured on the
+    40 bench deals, every root card: half the nodes of bisection by null windows; 7%
+    fewer than widening straight to the open side, and fewer than steps of 4, 6, 10, 12
+    or 16, or steps doubling.)"""
     a = guess - ASPIRATION if guess > ASPIRATION else -1
     b = guess + ASPIRATION if guess >= 0 else 0x1FFF
     while True:
@@ -533,9 +573,9 @@ def solve_window(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best
         if a < g < b or (g <= a and a < 0) or (g >= b and b >= 0x1FFF):
             return g
         if g <= a:
-            a, b = -1, g + 1
+            a, b = g - WIDEN if g > WIDEN else -1, g + 1
         else:
-            a, b = g - 1, 0x1FFF
+            a, b = g - 1, g + WIDEN
 
 
 @njit(cache=True, nogil=True)
