@@ -194,6 +194,151 @@ def _team(seat: int, players: int, taker: int) -> int:
     return 0 if seat == taker else 1
 
 
+@njit(cache=True, inline="always")
+def _last_trick(h0: int, h1: int, h2: int, h3: int, lead: int, won0: int, won1: int,
+                params: np.ndarray, points: np.ndarray, win: np.ndarray) -> int:
+    """The value of the last trick (one card a hand: no choice), dix de der and the capot
+    bonus included."""
+    players = params[P_PLAYERS]
+    hs = (h0, h1, h2, h3)
+    c = lowest_bit_index(hs[lead])
+    lsuit = c >> 3
+    bv = win[c]
+    bs = lead
+    tp = points[c] + params[P_LAST_BONUS]
+    for k2 in range(1, players):
+        s2 = lead + k2
+        if s2 >= players:
+            s2 -= players
+        c2 = lowest_bit_index(hs[s2])
+        tp += points[c2]
+        v2 = trick_value(c2, lsuit, win)
+        if v2 > bv:
+            bv = v2
+            bs = s2
+    max_team = params[P_MAX_TEAM]
+    wt = _team(bs, players, params[P_TAKER])
+    ret = tp if wt == max_team else 0
+    w0 = won0 | (1 if wt == 0 else 0)
+    w1 = won1 | (1 if wt == 1 else 0)
+    if (max_team == 0 and w1 == 0) or (max_team == 1 and w0 == 0):
+        ret += params[P_CAPOT_BONUS]
+    return ret
+
+
+@njit(cache=True, inline="always")
+def _trick_step(card: int, seat: int, n: int, led: int, best_card: int, best_value: int,
+                best_seat: int, win: np.ndarray) -> tuple[int, int, int, int]:
+    """The trick's (led suit, best card, its strength, its seat) after ``card``."""
+    if n == 0:
+        return card >> 3, card, win[card], seat
+    v = trick_value(card, led, win)
+    if v > best_value:
+        return led, card, v, seat
+    return led, best_card, best_value, best_seat
+
+
+@njit(cache=True)
+def _last_two_tricks(hands: np.ndarray, leader: int, won0: int, won1: int, alpha: int,
+                     beta: int, params: np.ndarray, points: np.ndarray, win: np.ndarray,
+                     higher: np.ndarray) -> int:
+    """The value of the last two tricks (two cards a hand), fail-soft alpha-beta over the
+    at most 16 ways to play the first of them: plain loops, no table, no frames."""
+    players = params[P_PLAYERS]
+    mode = params[P_MODE]
+    undertrump = params[P_UNDERTRUMP]
+    partner_free = params[P_PARTNER_FREE]
+    max_team = params[P_MAX_TEAM]
+    taker = params[P_TAKER]
+    s0 = leader
+    s1 = s0 + 1 if s0 + 1 < players else s0 + 1 - players
+    s2 = s1 + 1 if s1 + 1 < players else s1 + 1 - players
+    s3 = s2 + 1 if s2 + 1 < players else s2 + 1 - players
+    h = (hands[0], hands[1], hands[2], hands[3])
+    max0 = _team(s0, players, taker) == max_team
+    max1 = _team(s1, players, taker) == max_team
+    max2 = _team(s2, players, taker) == max_team
+    max3 = _team(s3, players, taker) == max_team if players == 4 else False
+    a0, b0 = alpha, beta
+    v0 = -INF if max0 else INF
+    m0 = h[s0]
+    while m0 != 0 and a0 < b0:
+        c0 = lowest_bit_index(m0)
+        m0 &= m0 - 1
+        led, bc0, bv0, bs0 = _trick_step(c0, s0, 0, 0, 0, 0, 0, win)
+        a1, b1 = a0, b0
+        v1 = -INF if max1 else INF
+        m1 = legal_mask(h[s1], 1, led, bc0, bv0, bs0, s1, mode, undertrump, partner_free,
+                        players, higher, SUIT_MASKS)
+        while m1 != 0 and a1 < b1:
+            c1 = lowest_bit_index(m1)
+            m1 &= m1 - 1
+            _, bc1, bv1, bs1 = _trick_step(c1, s1, 1, led, bc0, bv0, bs0, win)
+            a2, b2 = a1, b1
+            v2 = -INF if max2 else INF
+            m2 = legal_mask(h[s2], 2, led, bc1, bv1, bs1, s2, mode, undertrump,
+                            partner_free, players, higher, SUIT_MASKS)
+            while m2 != 0 and a2 < b2:
+                c2 = lowest_bit_index(m2)
+                m2 &= m2 - 1
+                _, bc2, bv2, bs2 = _trick_step(c2, s2, 2, led, bc1, bv1, bs1, win)
+                played = (1 << c0) | (1 << c1) | (1 << c2)
+                pts = points[c0] + points[c1] + points[c2]
+                if players == 3:
+                    v3 = _after_first_of_two(h, played, bs2, pts, won0, won1, params,
+                                             points, win)
+                else:
+                    a3, b3 = a2, b2
+                    v3 = -INF if max3 else INF
+                    m3 = legal_mask(h[s3], 3, led, bc2, bv2, bs2, s3, mode, undertrump,
+                                    partner_free, players, higher, SUIT_MASKS)
+                    while m3 != 0 and a3 < b3:
+                        c3 = lowest_bit_index(m3)
+                        m3 &= m3 - 1
+                        _, _, _, bs3 = _trick_step(c3, s3, 3, led, bc2, bv2, bs2, win)
+                        v = _after_first_of_two(h, played | (1 << c3), bs3, pts + points[c3],
+                                                won0, won1, params, points, win)
+                        if max3:
+                            v3 = max(v3, v)
+                            a3 = max(a3, v3)
+                        else:
+                            v3 = min(v3, v)
+                            b3 = min(b3, v3)
+                if max2:
+                    v2 = max(v2, v3)
+                    a2 = max(a2, v2)
+                else:
+                    v2 = min(v2, v3)
+                    b2 = min(b2, v2)
+            if max1:
+                v1 = max(v1, v2)
+                a1 = max(a1, v1)
+            else:
+                v1 = min(v1, v2)
+                b1 = min(b1, v1)
+        if max0:
+            v0 = max(v0, v1)
+            a0 = max(a0, v0)
+        else:
+            v0 = min(v0, v1)
+            b0 = min(b0, v0)
+    return v0
+
+
+@njit(cache=True, inline="always")
+def _after_first_of_two(h: tuple[int, int, int, int], played: int, winner: int,
+                        trick_points: int, won0: int, won1: int, params: np.ndarray,
+                        points: np.ndarray, win: np.ndarray) -> int:
+    """The value from the first of the last two tricks on, once it is complete."""
+    wt = _team(winner, params[P_PLAYERS], params[P_TAKER])
+    gain = trick_points if wt == params[P_MAX_TEAM] else 0
+    rest = ~played
+    return gain + _last_trick(h[0] & rest, h[1] & rest, h[2] & rest, h[3] & rest, winner,
+                              won0 | (1 if wt == 0 else 0), won1 | (1 if wt == 1 else 0),
+                              params, points, win)
+
+
+
 @njit(cache=True, nogil=True)
 def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
            best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
@@ -306,28 +451,9 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                     ret = lower_bound
                     done = True
                 elif n == 0 and popcount(remaining) == players:  # last trick: no choice
-                    lead = fr[d, F_LEADER]
-                    c = lowest_bit_index(hands[lead])
-                    lsuit = c >> 3
-                    bv = win[c]
-                    bs = lead
-                    tp = points[c] + last_bonus
-                    for k2 in range(1, players):
-                        s2 = lead + k2
-                        if s2 >= players:
-                            s2 -= players
-                        c2 = lowest_bit_index(hands[s2])
-                        tp += points[c2]
-                        v2 = trick_value(c2, lsuit, win)
-                        if v2 > bv:
-                            bv = v2
-                            bs = s2
-                    wt = _team(bs, players, taker)
-                    ret = tp if wt == max_team else 0
-                    w0 = fr[d, F_WON0] | (1 if wt == 0 else 0)
-                    w1 = fr[d, F_WON1] | (1 if wt == 1 else 0)
-                    if (max_team == 0 and w1 == 0) or (max_team == 1 and w0 == 0):
-                        ret += capot_bonus
+                    ret = _last_trick(hands[0], hands[1], hands[2], hands[3],
+                                      fr[d, F_LEADER], fr[d, F_WON0], fr[d, F_WON1], params,
+                                      points, win)
                     done = True
                 else:
                     if upper_bound < b:
@@ -370,6 +496,19 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                             tt_move = ((data >> 26) & 0x3F) - 1
                     if not done and a >= b:
                         ret = a
+                        done = True
+                    if not done and n == 0 and popcount(remaining) == 2 * players:
+                        ret = _last_two_tricks(hands, fr[d, F_LEADER], fr[d, F_WON0],
+                                               fr[d, F_WON1], a, b, params, points, win,
+                                               higher)
+                        if ret <= a:
+                            lo, up = -1, ret
+                        elif ret >= b:
+                            lo, up = ret, 0x1FFF
+                        else:
+                            lo, up = ret, ret
+                        tt[slot, 0] = key
+                        tt[slot, 1] = (lo + 1) | (up << 13) | (gen << 32)
                         done = True
             if done:
                 # return ret to the parent
