@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from rebelote.cards import cards_of, parse_card
@@ -83,6 +84,38 @@ def test_move_values_match_brute_force() -> None:
         for card, value in values.items():
             g, gain = after(h, card, team)
             assert value == gain + brute(g, team)
+
+
+def test_equivalent_root_cards_are_searched_once_with_the_same_value() -> None:
+    """A run of point-less cards of one suit in one hand is searched once: each card of
+    it gets the value it has when searched alone (and brute force agrees on endgames)."""
+    rng = random.Random(13)
+    solver = Solver()
+    merged = 0
+    for i in range(600):
+        rules = RULESETS[i % len(RULESETS)]
+        h = random_endgame(rng, rules, 5 * rules.players)
+        pos = position_of(h, h._team[h.turn])
+        reps = np.zeros(32, dtype=np.int64)
+        legal = kernel.root_representatives(pos.hands, pos.n_in_trick, pos.leader, pos.led,
+                                            pos.best_card, pos.best_value, pos.best_seat,
+                                            pos.params, pos.points, reps)
+        assert legal == h.legal_cards()
+        values = solver.move_values(pos)
+        for card in cards_of(legal):
+            rep = int(reps[card])
+            if rep != card:
+                merged += 1
+                assert legal >> rep & 1 and rep >> 3 == card >> 3
+                assert pos.points[card] == pos.points[rep] == 0
+            alone = np.empty(8, dtype=np.int64), np.empty(8, dtype=np.int64)
+            n = kernel.move_values(pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led,
+                                   pos.best_card, pos.best_value, pos.best_seat,
+                                   pos.trick_points, pos.won0, pos.won1, pos.params,
+                                   pos.points, kernel.new_table(), 1, solver.stats, *alone,
+                                   1 << card, -1, *kernel.new_heuristics())
+            assert n == 1 and alone[1][0] == values[card]
+    assert merged >= 20
 
 
 def test_at_least_agrees_with_the_exact_value() -> None:

@@ -131,19 +131,26 @@ class Solver:
         return int(g) >= target
 
     def move_values(self, pos: Position) -> dict[Card, int]:
-        """The raw value of each legal card of the player to move."""
+        """The raw value of each legal card of the player to move. Equivalent cards (a
+        run of point-less cards of one suit in one hand) are searched once."""
         gen = self._next_generation()
+        reps = np.zeros(32, dtype=np.int64)
+        legal = int(k.root_representatives(pos.hands, pos.n_in_trick, pos.leader, pos.led,
+                                           pos.best_card, pos.best_value, pos.best_seat,
+                                           pos.params, pos.points, reps))
+        cards = [c for c in range(32) if legal >> c & 1]
+        searched = [c for c in cards if reps[c] == c]
         if self.threads == 1:
-            return self._solve_cards(pos, -1, -1, gen, self.stats, *k.new_heuristics())
-        mode = int(pos.params[k.P_MODE])
-        players = int(pos.params[k.P_PLAYERS])
-        player = (pos.leader + pos.n_in_trick) % players
-        legal = int(k.legal_mask(int(pos.hands[player]), pos.n_in_trick, pos.led,
-                                 pos.best_card, pos.best_value, pos.best_seat, player, mode,
-                                 int(pos.params[k.P_UNDERTRUMP]),
-                                 int(pos.params[k.P_PARTNER_FREE]), players,
-                                 k.HIGHER_TABLE[mode], k.SUIT_MASKS))
-        cards = iter([c for c in range(32) if legal >> c & 1])  # taken in turn by threads
+            only = sum(1 << c for c in searched)
+            values = self._solve_cards(pos, only, -1, gen, self.stats, *k.new_heuristics())
+        else:
+            values = self._solve_threaded(pos, searched, gen)
+        return {c: values[int(reps[c])] for c in cards}
+
+    def _solve_threaded(self, pos: Position, searched: list[Card], gen: int
+                        ) -> dict[Card, int]:
+        """The values of ``searched``, the cards shared out over the threads."""
+        cards = iter(searched)  # taken in turn by threads
 
         def work(table: int) -> tuple[dict[Card, int], np.ndarray]:
             stats = np.zeros_like(self.stats)
@@ -163,7 +170,7 @@ class Solver:
         for out, stats in self._pool.map(work, range(self.threads)):
             result |= out
             self.stats += stats
-        return dict(sorted(result.items()))
+        return result
 
     def _solve_cards(self, pos: Position, only: int, guess: int, gen: int,
                      stats: np.ndarray, history: np.ndarray, killers: np.ndarray,

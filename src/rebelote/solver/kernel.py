@@ -717,6 +717,43 @@ def solve_window(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best
             a, b = g - 1, g + WIDEN
 
 
+@njit(cache=True)
+def root_representatives(hands: np.ndarray, n_in_trick: int, leader: int, led: int,
+                         best_card: int, best_value: int, best_seat: int,
+                         params: np.ndarray, points: np.ndarray, reps: np.ndarray) -> int:
+    """The legal cards of the player to move (returned), and in ``reps`` for each of them
+    the card whose value it shares: itself, or the strongest card of its run of
+    equivalent point-less cards (one search answers for the run)."""
+    mode = params[P_MODE]
+    players = params[P_PLAYERS]
+    player = (leader + n_in_trick) % players
+    legal = legal_mask(hands[player], n_in_trick, led, best_card, best_value, best_seat,
+                       player, mode, params[P_UNDERTRUMP], params[P_PARTNER_FREE], players,
+                       HIGHER_TABLE[mode], SUIT_MASKS)
+    zero_cards, zero_count, zero_mask = _zero_cards(mode, points)
+    drop = 0
+    if legal & zero_mask:
+        remaining = hands[0] | hands[1] | hands[2] | hands[3]
+        drop = _equivalent_zero_cards(legal, remaining, zero_cards, zero_count)
+    m = legal
+    while m != 0:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        reps[c] = c
+        if (drop >> c) & 1:
+            order = ORDER_TABLE[mode, c >> 3]
+            i = 0
+            while order[i] != c:
+                i += 1
+            while True:  # the nearest stronger legal card kept stands for the run
+                i -= 1
+                r = order[i]
+                if (legal >> r) & 1 and (drop >> r) & 1 == 0:
+                    reps[c] = r
+                    break
+    return legal
+
+
 @njit(cache=True, nogil=True)
 def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
                 best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
