@@ -92,27 +92,26 @@ def _state(pos: Position) -> tuple[np.ndarray, int, int, int, int, int, int, int
 
 class Solver:
     """Exact solver with its transposition table (reused across calls). With
-    ``threads`` > 1, :meth:`move_values` solves the root cards side by side, one table
-    per thread (the kernel runs without the GIL)."""
+    ``threads`` > 1, :meth:`move_values` solves the root cards side by side (the kernel
+    runs without the GIL), sharing the table: an entry is stored as key ^ data beside
+    its data, so that one torn by two threads writing at once does not match its key."""
 
     def __init__(self, threads: int = 1) -> None:
         if threads < 1:
             raise ValueError(f"threads must be 1 or more, not {threads!r}")
         self.threads = threads
-        self.tables = [k.new_table() for _ in range(threads)]
-        self.table = self.tables[0]
+        self.table = k.new_table()
         self.generation = 0
         self.stats = np.zeros(64, dtype=np.int64)
         """Counters: nodes, searches (aspiration passes), TT probes, TT hits."""
         self._pool: ThreadPoolExecutor | None = None
 
     def _next_generation(self) -> int:
-        """A new stamp for the tables' entries (older ones no longer count); the tables
-        are cleared when the stamps wrap around."""
+        """A new stamp for the table's entries (older ones no longer count); the table is
+        cleared when the stamps wrap around."""
         self.generation += 1
         if self.generation >= k.GENERATIONS:
-            for table in self.tables:
-                table.fill(0)
+            self.table.fill(0)
             self.generation = 1
         return self.generation
 
@@ -152,14 +151,13 @@ class Solver:
         """The values of ``searched``, the cards shared out over the threads."""
         cards = iter(searched)  # taken in turn by threads
 
-        def work(table: int) -> tuple[dict[Card, int], np.ndarray]:
+        def work(_: int) -> tuple[dict[Card, int], np.ndarray]:
             stats = np.zeros_like(self.stats)
             heuristics = k.new_heuristics()
             out: dict[Card, int] = {}
             guess = -1
             for card in cards:
-                values = self._solve_cards(pos, 1 << card, guess, gen, stats, *heuristics,
-                                           table=table)
+                values = self._solve_cards(pos, 1 << card, guess, gen, stats, *heuristics)
                 out |= values
                 guess = values[card]
             return out, stats
@@ -173,11 +171,11 @@ class Solver:
         return result
 
     def _solve_cards(self, pos: Position, only: int, guess: int, gen: int,
-                     stats: np.ndarray, history: np.ndarray, killers: np.ndarray,
-                     table: int = 0) -> dict[Card, int]:
+                     stats: np.ndarray, history: np.ndarray, killers: np.ndarray
+                     ) -> dict[Card, int]:
         cards = np.empty(8, dtype=np.int64)
         values = np.empty(8, dtype=np.int64)
-        n = k.move_values(*_state(pos), pos.params, pos.points, self.tables[table], gen,
+        n = k.move_values(*_state(pos), pos.params, pos.points, self.table, gen,
                           stats, cards, values, only, guess, history, killers)
         return {int(cards[i]): int(values[i]) for i in range(n)}
 

@@ -477,9 +477,9 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                     fr[d, F_SLOT] = slot
                     fr[d, F_KEY] = key
                     stats[2] += 1
-                    if tt[slot, 0] == key and (tt[slot, 1] >> 32) == gen:
+                    data = tt[slot, 1]
+                    if tt[slot, 0] ^ data == key and (data >> 32) == gen:
                         stats[3] += 1
-                        data = tt[slot, 1]
                         lo = (data & 0x1FFF) - 1
                         up = (data >> 13) & 0x1FFF
                         if lo >= b:
@@ -507,8 +507,9 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                             lo, up = ret, 0x1FFF
                         else:
                             lo, up = ret, ret
-                        tt[slot, 0] = key
-                        tt[slot, 1] = (lo + 1) | (up << 13) | (gen << 32)
+                        data = (lo + 1) | (up << 13) | (gen << 32)
+                        tt[slot, 0] = key ^ data
+                        tt[slot, 1] = data
                         done = True
             if done:
                 # return ret to the parent
@@ -682,8 +683,9 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 lo, up = best, 0x1FFF
             else:
                 lo, up = best, best
-            tt[slot, 0] = fr[d, F_KEY]
-            tt[slot, 1] = (lo + 1) | (up << 13) | ((fr[d, F_BMOVE] + 1) << 26) | (gen << 32)
+            data = (lo + 1) | (up << 13) | ((fr[d, F_BMOVE] + 1) << 26) | (gen << 32)
+            tt[slot, 0] = fr[d, F_KEY] ^ data
+            tt[slot, 1] = data
         ret = best
         if d == 0:
             return ret
