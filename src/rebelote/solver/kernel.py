@@ -163,9 +163,9 @@ def _equivalent_zero_cards(legal: int, remaining: int, zero_cards: np.ndarray,
 
 @njit(cache=True)
 def new_heuristics() -> tuple[np.ndarray, np.ndarray]:
-    """Move-ordering memory shared by the searches of one solve: history counts per
-    seat and card, two killer cards per depth."""
-    return np.zeros((4, 32), dtype=np.int64), np.full((MAX_DEPTH, 2), -1, dtype=np.int64)
+    """Move-ordering memory shared by the searches of one solve: how often each card cut
+    off as a lead (one row), two killer cards per depth."""
+    return np.zeros((1, 32), dtype=np.int64), np.full((MAX_DEPTH, 2), -1, dtype=np.int64)
 
 
 # -- the search ---------------------------------------------------------------------------
@@ -351,9 +351,11 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
     table at every node (a forced card excepted), bounds from the points still out and
     from the highest trumps one hand holds,
     equivalent cards merged, moves ordered by the table's card, two killers per depth,
-    a history of cutoffs by (position in the trick, card), then the card's role in the
-    trick. The frame stack is a 2-D array indexed in place: array views in this loop
-    cost an atomic reference count each."""
+    for a lead a history of the leads that cut off, then the card's role in the trick.
+    (The same history for the cards played later in a trick ordered them worse than
+    their role alone: 26.4M against 21.8M nodes on the 40 bench deals.) The frame stack
+    is a 2-D array indexed in place: array views in this loop cost an atomic reference
+    count each."""
     mode = params[P_MODE]
     players = params[P_PLAYERS]
     max_team = params[P_MAX_TEAM]
@@ -548,7 +550,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                             k = 1000 + points[c] * 8 + win[c]
                         else:  # otherwise small cards first
                             k = 500 - points[c] * 8 - win[c]
-                        k += history[n, c] * 4096
+                        k += history[0, c] * 4096
                     else:
                         v = trick_value(c, fr[d, F_LED], win)
                         if v > fr[d, F_BVAL] and not partner_master:
@@ -558,7 +560,6 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                             k = 600 + points[c] * 8 - v  # load points on the partner
                         else:
                             k = 400 - points[c] * 8 - v  # lose cheaply
-                        k += history[n, c] * 4096
                     keys[i] = k
                 for i in range(1, nm):
                     kc = keys[i]
@@ -671,7 +672,8 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
         # -- all moves tried (or cut off): store and return
         best = fr[d, F_BEST]
         if fr[d, F_ALPHA] >= fr[d, F_BETA] and fr[d, F_BMOVE] >= 0:
-            history[fr[d, F_N], fr[d, F_BMOVE]] += (33 - d) * (33 - d)
+            if fr[d, F_N] == 0:
+                history[0, fr[d, F_BMOVE]] += (33 - d) * (33 - d)
             if killers[d, 0] != fr[d, F_BMOVE]:
                 killers[d, 1] = killers[d, 0]
                 killers[d, 0] = fr[d, F_BMOVE]
