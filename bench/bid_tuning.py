@@ -11,6 +11,8 @@ see the same deals, so their differences are measured paired.
 ``python -m bench.bid_tuning [--deals N] [--seed S]``: the table of styles;
 ``python -m bench.bid_tuning classic [--expert-worlds N]``: classic take/pass, the
 expert's bidding from solved deals against the heuristic's;
+``python -m bench.bid_tuning no-trump``: contrée, the expert bidding sans atout / tout
+atout against the same without them;
 ``python -m bench.bid_tuning calibrate [--deals N]``: exact value against real play
 (the expert on all four seats), which gives the corrections below.
 """
@@ -31,6 +33,7 @@ from rich.table import Table
 from bench.peer_match import COLVER_RULES, Colver, from_colver, to_colver
 from rebelote.bots import make_bot
 from rebelote.bots.expert import (
+    AUCTION_WORLDS,
     CLASSIC_WORLDS,
     LEVEL_MAKE_PROBABILITY,
     TAKE_MAKE_PROBABILITY,
@@ -88,7 +91,8 @@ class ExactScorer:
         # the taker matters in classic (it gets the retourne), only its side in auctions
         key = (deal, hand.mode, team, hand.taker if hand.rules.game == "retourne" else -1)
         if key not in self.cache:
-            self.cache[key] = self.solver.value(position_of(hand, max_team=team))
+            pos = position_of(hand, max_team=team)  # tout atout 'scaled': back to 162
+            self.cache[key] = round(self.solver.value(pos) * pos.scale)
         return calibrated_result(hand, self.cache[key])[0]
 
 
@@ -214,6 +218,56 @@ def compare_classic(deals: int, seed: int, console: Console, worlds: int,
     console.print(table)
 
 
+def compare_no_trump(deals: int, seed: int, console: Console, worlds: int) -> None:
+    """Contrée (sans atout and tout atout may be bid): the expert's bidding with them
+    (:class:`SampledBidder`, ``no_trump_bids``) against the same without them, on two
+    seats; the expert's bidding without them on the other two; each deal twice with the
+    seats swapped, both bidders on the same deals, scored like :func:`compare`."""
+    rules = Rules.contree()
+    score = ExactScorer()
+    rng = random.Random(seed)
+    others = SampledBidder(1, score.solver, worlds, no_trump_bids=False)
+    bidders = {"with": SampledBidder(0, score.solver, worlds),
+               "without": SampledBidder(0, score.solver, worlds, no_trump_bids=False)}
+    results: dict[str, list[float]] = {name: [] for name in bidders}
+    no_trump_taken = 0
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("contrée auctions, with and without SA/TA", total=deals)
+        for i in range(deals):
+            deck = deal_deck(rng)
+            for name, bidder in bidders.items():
+                both = []
+                for ours_even in (True, False):
+                    hand = HandState.deal(rules, i % 4, deck)
+                    while hand.phase == 0:
+                        view = hand.view(hand.turn)
+                        seat_bidder = bidder if (hand.turn % 2 == 0) == ours_even else others
+                        # the same sampled deals for a decision with and without SA/TA
+                        seat_bidder.rng.seed(i * 1000 + 10 * len(view.calls) + hand.turn)
+                        hand.apply(seat_bidder.choose(view), hand.turn)
+                    both.append(score(hand, i))
+                    if (name == "with" and hand.taker >= 0 and hand.mode >= 4
+                            and (hand.taker % 2 == 0) == ours_even):
+                        no_trump_taken += 1
+                results[name].append((both[0] - both[1]) / 2)
+            progress.advance(task)
+    rel = [a - b for a, b in zip(results["with"], results["without"], strict=True)]
+    changed = [d for d in rel if d != 0]
+    mean, half = _mean_ci(rel)
+    table = Table(title=f"contrée: the expert bidding sans atout / tout atout against the "
+                        f"same without, {deals} deals in duplicate, exact solves "
+                        f"calibrated on real play (seed {seed})")
+    for col in ("measure", "value"):
+        table.add_column(col, justify="left" if col == "measure" else "right")
+    table.add_row("with − without, points/deal", f"{mean:+.2f} ± {half:.2f}")
+    table.add_row("SA/TA contracts taken by the bidder (both seatings)", str(no_trump_taken))
+    table.add_row("deals whose score changed", str(len(changed)))
+    if changed:
+        cmean, chalf = _mean_ci(changed)
+        table.add_row("  with − without on those deals", f"{cmean:+.1f} ± {chalf:.1f}")
+    console.print(table)
+
+
 def calibrate(deals: int, seed: int, console: Console) -> None:
     """Exact value of the full deal against the points the taking side really made,
     with the expert on all four seats."""
@@ -263,7 +317,7 @@ def calibrate(deals: int, seed: int, console: Console) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", nargs="?", default="compare",
-                        choices=["compare", "classic", "calibrate"])
+                        choices=["compare", "classic", "no-trump", "calibrate"])
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--expert-worlds", type=int, default=0,
@@ -279,6 +333,8 @@ def main() -> None:
     console = Console(width=max(Console().width, 110))
     if args.what == "calibrate":
         calibrate(args.deals, args.seed, console)
+    elif args.what == "no-trump":
+        compare_no_trump(args.deals, args.seed, console, args.expert_worlds or AUCTION_WORLDS)
     elif args.what == "classic":
         compare_classic(args.deals, args.seed, console, args.expert_worlds or CLASSIC_WORLDS,
                         [float(p) for p in args.take_probabilities.split(",")])

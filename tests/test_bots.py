@@ -259,9 +259,12 @@ def test_expert_solves_a_close_call() -> None:
     bidder = SampledBidder(2, Solver(), worlds=6)
     assert bidder.choose(hand.view(0)) in hand.view(0).legal_actions
     assert bidder.solver.stats[0] > 0  # nodes searched
+    # a clear spade hand, without the aces or jacks to weigh sans / tout atout
+    strong = [parse_card(n) for n in ["JS", "9S", "AS", "10S", "KS", "QS", "AH", "7C"]]
+    others = [c for c in range(32) if c not in strong]
     clear = SampledBidder(2, Solver(), worlds=6)
-    assert clear.choose(HandState.from_deal(Rules.contree(), 3, _strong_and_weak_deal())
-                        .view(0)) >= BID_BASE
+    assert clear.choose(HandState.from_deal(Rules.contree(), 3, [
+        strong, others[:8], others[8:16], others[16:]]).view(0)) >= BID_BASE
     assert clear.solver.stats[0] == 0
 
 
@@ -411,3 +414,35 @@ def test_classic_passes_shade_the_sampled_deals() -> None:
             for world in bidder._sampled_deals(view):
                 held[passed] += jack_spades in world[0]
     assert held[True] < 0.75 * held[False], held
+
+
+def test_expert_bids_sans_atout_and_tout_atout_from_solved_deals() -> None:
+    """Where the rules allow them, the expert weighs sans atout and tout atout when its
+    hand has their cards: four aces and two tens open 80 SA, which the model (suits
+    only) would not; with SA/TA off in the rules, or in the bidder, it bids a suit or
+    passes. (A clear suit hand solves nothing: test_expert_solves_a_close_call.)"""
+    from rebelote.bots.expert import SampledBidder, no_trump_candidate
+    from rebelote.cards import parse_card
+    from rebelote.hand import BID_BASE, bid_action, bid_of
+    from rebelote.solver import Solver
+
+    def cards(spec: str) -> list[int]:
+        return [parse_card(n) for n in spec.split()]
+
+    aces = cards("AS AH AD AC 10S 10H 7D 8C")
+    jacks = cards("JS JH JD 9S 9H 9D 7C 8C")
+    assert no_trump_candidate(sum(1 << c for c in aces), 4)
+    assert not no_trump_candidate(sum(1 << c for c in aces), 5)
+    assert no_trump_candidate(sum(1 << c for c in jacks), 5)
+    assert not no_trump_candidate(sum(1 << c for c in cards("JS 9S AS 10S KS QS 7D 8C")), 5)
+    others = [c for c in range(32) if c not in aces]
+    deal = [aces, others[:8], others[8:16], others[16:]]
+    hand = HandState.from_deal(Rules.contree(), 3, deal)  # seat 0 speaks first
+    assert SampledBidder(4, Solver(), worlds=8).choose(hand.view(0)) == bid_action(0, 4)
+    plain = HandState.from_deal(Rules.contree().replace(auction_no_trump=False,
+                                                        auction_all_trump=False), 3, deal)
+    call = SampledBidder(4, Solver(), worlds=8).choose(plain.view(0))
+    assert call < BID_BASE or bid_of(call)[1] < 4
+    without = SampledBidder(4, Solver(), worlds=8, no_trump_bids=False)
+    call = without.choose(hand.view(0))
+    assert call < BID_BASE or bid_of(call)[1] < 4

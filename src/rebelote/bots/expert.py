@@ -33,7 +33,18 @@ from rebelote.bots.knowledge import (
     play_likelihood,
     sample_hands,
 )
-from rebelote.cards import BELOTE_PAIR, Card, CardSet, cards_of, mask_of, points_table
+from rebelote.cards import (
+    ACE,
+    BELOTE_PAIR,
+    JACK,
+    NINE,
+    TEN,
+    Card,
+    CardSet,
+    cards_of,
+    mask_of,
+    points_table,
+)
 from rebelote.hand import (
     BID_BASE,
     CALL_SPADES,
@@ -71,6 +82,8 @@ COINCHE_WORLDS = 8
 """The first of them solved exactly to value a coinche (16 took up to 1.1 s a decision)."""
 LEVEL_BAND = 1
 """Auction levels are solved when the model's level is within this of the bid's."""
+NO_TRUMP_MODES = (4, 5)
+"""Sans atout and tout atout, bid from solved deals where the rules allow them."""
 
 
 def calibrated_result(hand: HandState, exact: int) -> tuple[float, float]:
@@ -106,6 +119,17 @@ def calibrated_result(hand: HandState, exact: int) -> tuple[float, float]:
     return scored(real, 1 - team if real == 0 else None)
 
 
+def no_trump_candidate(hand: CardSet, mode: int) -> bool:
+    """Whether ``hand`` has the cards to consider sans atout (mode 4: aces and tens,
+    each ace counting double, at least 6) or tout atout (mode 5: two jacks and three
+    jacks or nines): the bids are solved only then."""
+    ranks = [c & 7 for c in cards_of(hand)]
+    if mode == 4:
+        return 2 * ranks.count(ACE) + ranks.count(TEN) >= 6
+    jacks = ranks.count(JACK)
+    return jacks >= 2 and jacks + ranks.count(NINE) >= 3
+
+
 class SampledBidder(HeuristicBot):
     """Bids from the expert's evaluation: exact solves of sampled deals, corrected by the
     calibration above (:func:`calibrated_result`). The unseen cards are dealt at random
@@ -120,17 +144,22 @@ class SampledBidder(HeuristicBot):
     - auction games: the level each suit reaches (the model's level within ``band`` of
       the lowest level that outbids, in the model's two best suits), and a coinche when
       it raises our expected score over the sampled deals (trump strength within
-      ``strength_band`` of the style's)."""
+      ``strength_band`` of the style's);
+    - sans atout / tout atout, where the rules let them be bid: when the hand has their
+      cards (:func:`no_trump_candidate`) and no partner bid, at the lowest level that
+      outbids, when made at least ``level_probability`` of the deals and more often
+      than the suit the model chose at that level."""
 
     def __init__(self, seed: int | None, solver: Solver, worlds: int = AUCTION_WORLDS,
                  classic_worlds: int | None = None, band: int = LEVEL_BAND,
                  strength_band: float = 1.5,
                  take_probability: float = TAKE_MAKE_PROBABILITY,
                  level_probability: float = LEVEL_MAKE_PROBABILITY,
-                 solve_coinche: bool = True) -> None:
+                 solve_coinche: bool = True, no_trump_bids: bool = True) -> None:
         """``worlds`` sampled deals a decision in auction games, ``classic_worlds`` in
         classic (default: the same); the rest are the knobs the bidding bench compares."""
         super().__init__(seed)
+        self.no_trump_bids = no_trump_bids
         self.take_probability = take_probability
         self.level_probability = level_probability
         self.solve_coinche = solve_coinche
@@ -261,6 +290,32 @@ class SampledBidder(HeuristicBot):
         return action if made >= self.take_probability else PASS
 
     # -- auction games --------------------------------------------------------------------
+
+    def _auction_bid(self, view: SeatView) -> int:
+        action = super()._auction_bid(view)
+        if not self.no_trump_bids or action in (COINCHE, SURCOINCHE):
+            return action
+        last = max((a for a in view.calls if a >= BID_BASE), default=-1)
+        if last >= 0 and self._bidder_of(view, last) == (view.seat + 2) % 4:
+            return action  # partner's contract: the model raises it or passes
+        best, best_made = action, -1.0
+        for mode in NO_TRUMP_MODES:
+            if not no_trump_candidate(view.hand, mode):
+                continue
+            level = next((lvl for lvl in range(CAPOT_LEVEL)
+                          if bid_action(lvl, mode) in view.legal_actions), -1)
+            if level < 0:
+                continue
+            made = self._made(view, mode, level)
+            if made >= self.level_probability and made > best_made:
+                best, best_made = bid_action(level, mode), made
+        if best == action or action == PASS:
+            return best
+        level, mode = bid_of(action)
+        # the suit the model chose, at the level of the sans/tout atout found
+        if self._made(view, mode, bid_of(best)[0]) >= best_made:
+            return action
+        return best
 
     def _coinches(self, view: SeatView, bid: int, bidder: int) -> bool:
         level, mode = bid_of(bid)
