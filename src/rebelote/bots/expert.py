@@ -311,9 +311,9 @@ class SampledBidder(HeuristicBot):
                 best, best_made = bid_action(level, mode), made
         if best == action or action == PASS:
             return best
-        level, mode = bid_of(action)
-        # the suit the model chose, at the level of the sans/tout atout found
-        if self._made(view, mode, bid_of(best)[0]) >= best_made:
+        # the suit the model chose, at the level of the sans/tout atout found (the
+        # lowest that outbids: the model's too)
+        if self._made(view, bid_of(action)[1], bid_of(best)[0]) >= best_made:
             return action
         return best
 

@@ -338,7 +338,6 @@ def _after_first_of_two(h: tuple[int, int, int, int], played: int, winner: int,
                               params, points, win)
 
 
-
 @njit(cache=True, nogil=True)
 def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
            best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
