@@ -338,6 +338,146 @@ def _after_first_of_two(h: tuple[int, int, int, int], played: int, winner: int,
                               params, points, win)
 
 
+@njit(cache=True, inline="always")
+def _two_left(hands: np.ndarray, s0: int, c0: int, s1: int, c1: int, s2: int, c2: int,
+              s3: int, c3: int, winner: int, trick_points: int, won0: int, won1: int,
+              alpha: int, beta: int, params: np.ndarray, points: np.ndarray,
+              win: np.ndarray, higher: np.ndarray, tt: np.ndarray, gen: int) -> int:
+    """After the third-last trick: its points for ``max_team`` and the last two tricks'
+    value, from the table when it knows, else solved and stored."""
+    wt = _team(winner, params[P_PLAYERS], params[P_TAKER])
+    gain = trick_points if wt == params[P_MAX_TEAM] else 0
+    w0 = won0 | (1 if wt == 0 else 0)
+    w1 = won1 | (1 if wt == 1 else 0)
+    a = alpha - gain
+    b = beta - gain
+    hands[s0] ^= 1 << c0
+    hands[s1] ^= 1 << c1
+    hands[s2] ^= 1 << c2
+    if c3 >= 0:
+        hands[s3] ^= 1 << c3
+    remaining = hands[0] | hands[1] | hands[2] | hands[3]
+    key = remaining | ((winner | (w0 << 22) | (w1 << 23)) << 32)
+    slot = _hash(key)
+    data = tt[slot, 1]
+    ret = -1
+    if tt[slot, 0] ^ data == key and (data >> 32) == gen:
+        lo = (data & 0x1FFF) - 1
+        up = (data >> 13) & 0x1FFF
+        if lo >= b or lo == up:
+            ret = lo
+        elif up <= a:
+            ret = up
+    if ret < 0:
+        ret = _last_two_tricks(hands, winner, w0, w1, a, b, params, points, win, higher)
+        if ret <= a:
+            lo, up = -1, ret
+        elif ret >= b:
+            lo, up = ret, 0x1FFF
+        else:
+            lo, up = ret, ret
+        data = (lo + 1) | (up << 13) | (gen << 32)
+        tt[slot, 0] = key ^ data
+        tt[slot, 1] = data
+    hands[s0] ^= 1 << c0
+    hands[s1] ^= 1 << c1
+    hands[s2] ^= 1 << c2
+    if c3 >= 0:
+        hands[s3] ^= 1 << c3
+    return gain + ret
+
+
+@njit(cache=True)
+def _last_three_tricks(hands: np.ndarray, leader: int, won0: int, won1: int, alpha: int,
+                       beta: int, first: int, params: np.ndarray, points: np.ndarray,
+                       win: np.ndarray, higher: np.ndarray, tt: np.ndarray, gen: int
+                       ) -> tuple[int, int]:
+    """The value of the last three tricks and the best lead: fail-soft alpha-beta loops
+    over the first of them (``first``: the lead tried first, -1 none), the last two from
+    the table or solved."""
+    players = params[P_PLAYERS]
+    mode = params[P_MODE]
+    undertrump = params[P_UNDERTRUMP]
+    partner_free = params[P_PARTNER_FREE]
+    max_team = params[P_MAX_TEAM]
+    taker = params[P_TAKER]
+    s0 = leader
+    s1 = s0 + 1 if s0 + 1 < players else s0 + 1 - players
+    s2 = s1 + 1 if s1 + 1 < players else s1 + 1 - players
+    s3 = s2 + 1 if s2 + 1 < players else s2 + 1 - players
+    max0 = _team(s0, players, taker) == max_team
+    max1 = _team(s1, players, taker) == max_team
+    max2 = _team(s2, players, taker) == max_team
+    max3 = _team(s3, players, taker) == max_team if players == 4 else False
+    a0, b0 = alpha, beta
+    v0 = -INF if max0 else INF
+    best = -1
+    m0 = hands[s0]
+    while m0 != 0 and a0 < b0:
+        c0 = first if first >= 0 and (m0 >> first) & 1 else lowest_bit_index(m0)
+        m0 &= ~(1 << c0)
+        led, bc0, bv0, bs0 = _trick_step(c0, s0, 0, 0, 0, 0, 0, win)
+        a1, b1 = a0, b0
+        v1 = -INF if max1 else INF
+        m1 = legal_mask(hands[s1], 1, led, bc0, bv0, bs0, s1, mode, undertrump,
+                        partner_free, players, higher, SUIT_MASKS)
+        while m1 != 0 and a1 < b1:
+            c1 = lowest_bit_index(m1)
+            m1 &= m1 - 1
+            _, bc1, bv1, bs1 = _trick_step(c1, s1, 1, led, bc0, bv0, bs0, win)
+            a2, b2 = a1, b1
+            v2 = -INF if max2 else INF
+            m2 = legal_mask(hands[s2], 2, led, bc1, bv1, bs1, s2, mode, undertrump,
+                            partner_free, players, higher, SUIT_MASKS)
+            while m2 != 0 and a2 < b2:
+                c2 = lowest_bit_index(m2)
+                m2 &= m2 - 1
+                _, bc2, bv2, bs2 = _trick_step(c2, s2, 2, led, bc1, bv1, bs1, win)
+                pts = points[c0] + points[c1] + points[c2]
+                if players == 3:
+                    v3 = _two_left(hands, s0, c0, s1, c1, s2, c2, s3, -1, bs2, pts, won0,
+                                   won1, a2, b2, params, points, win, higher, tt, gen)
+                else:
+                    a3, b3 = a2, b2
+                    v3 = -INF if max3 else INF
+                    m3 = legal_mask(hands[s3], 3, led, bc2, bv2, bs2, s3, mode, undertrump,
+                                    partner_free, players, higher, SUIT_MASKS)
+                    while m3 != 0 and a3 < b3:
+                        c3 = lowest_bit_index(m3)
+                        m3 &= m3 - 1
+                        _, _, _, bs3 = _trick_step(c3, s3, 3, led, bc2, bv2, bs2, win)
+                        v = _two_left(hands, s0, c0, s1, c1, s2, c2, s3, c3, bs3,
+                                      pts + points[c3], won0, won1, a3, b3, params, points,
+                                      win, higher, tt, gen)
+                        if max3:
+                            v3 = max(v3, v)
+                            a3 = max(a3, v3)
+                        else:
+                            v3 = min(v3, v)
+                            b3 = min(b3, v3)
+                if max2:
+                    v2 = max(v2, v3)
+                    a2 = max(a2, v2)
+                else:
+                    v2 = min(v2, v3)
+                    b2 = min(b2, v2)
+            if max1:
+                v1 = max(v1, v2)
+                a1 = max(a1, v1)
+            else:
+                v1 = min(v1, v2)
+                b1 = min(b1, v1)
+        if max0:
+            if v1 > v0:
+                v0, best = v1, c0
+            a0 = max(a0, v0)
+        else:
+            if v1 < v0:
+                v0, best = v1, c0
+            b0 = min(b0, v0)
+    return v0, best
+
+
 @njit(cache=True, nogil=True)
 def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
            best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
@@ -352,8 +492,9 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
     merged, moves ordered by the table's card, two killers per depth, for a lead a
     history of the leads that cut off, then the card's role in the trick. (The same
     history for the cards played later in a trick ordered them worse than their role
-    alone: 26.4M against 21.8M nodes on the 40 bench deals.) The frame stack is a 2-D
-    array indexed in place: array views in this loop cost an atomic reference
+    alone: 26.4M against 21.8M nodes on the 40 bench deals.) The last three tricks are
+    plain loops (:func:`_last_three_tricks`), after the table's probe. The frame stack
+    is a 2-D array indexed in place: array views in this loop cost an atomic reference
     count each."""
     mode = params[P_MODE]
     players = params[P_PLAYERS]
@@ -500,17 +641,24 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                     if not done and a >= b:
                         ret = a
                         done = True
-                    if not done and n == 0 and popcount(remaining) == 2 * players:
-                        ret = _last_two_tricks(hands, fr[d, F_LEADER], fr[d, F_WON0],
-                                               fr[d, F_WON1], a, b, params, points, win,
-                                               higher)
+                    if not done and n == 0 and popcount(remaining) <= 3 * players:
+                        lead = -1
+                        if popcount(remaining) == 2 * players:
+                            ret = _last_two_tricks(hands, fr[d, F_LEADER], fr[d, F_WON0],
+                                                   fr[d, F_WON1], a, b, params, points, win,
+                                                   higher)
+                        else:
+                            ret, lead = _last_three_tricks(hands, fr[d, F_LEADER],
+                                                           fr[d, F_WON0], fr[d, F_WON1], a, b,
+                                                           tt_move, params, points, win,
+                                                           higher, tt, gen)
                         if ret <= a:
                             lo, up = -1, ret
                         elif ret >= b:
                             lo, up = ret, 0x1FFF
                         else:
                             lo, up = ret, ret
-                        data = (lo + 1) | (up << 13) | (gen << 32)
+                        data = (lo + 1) | (up << 13) | ((lead + 1) << 26) | (gen << 32)
                         tt[slot, 0] = key ^ data
                         tt[slot, 1] = data
                         done = True
