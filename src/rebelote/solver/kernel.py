@@ -195,6 +195,39 @@ def _team(seat: int, players: int, taker: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _store(tt: np.ndarray, slot: int, key: int, value: int, alpha: int, beta: int,
+           move: int, gen: int) -> None:
+    """Write a fail-soft search's ``value`` (window ``alpha``..``beta``) to the table: an
+    upper bound, a lower bound or the exact value, with the best move (-1: none); the
+    first word holds key ^ data (see :class:`Solver`)."""
+    if value <= alpha:
+        lo, up = -1, value
+    elif value >= beta:
+        lo, up = value, 0x1FFF
+    else:
+        lo, up = value, value
+    data = (lo + 1) | (up << 13) | ((move + 1) << 26) | (gen << 32)
+    tt[slot, 0] = key ^ data
+    tt[slot, 1] = data
+
+
+@njit(cache=True, inline="always")
+def _minimax(maximizing: bool, best: int, alpha: int, beta: int, value: int
+             ) -> tuple[int, int, int]:
+    """One child's ``value`` taken into a node's best value and window."""
+    if maximizing:
+        best = max(best, value)
+        return best, max(alpha, best), beta
+    best = min(best, value)
+    return best, alpha, min(beta, best)
+
+
+@njit(cache=True, inline="always")
+def _next_seat(seat: int, players: int) -> int:
+    return seat + 1 if seat + 1 < players else seat + 1 - players
+
+
+@njit(cache=True, inline="always")
 def _last_trick(h0: int, h1: int, h2: int, h3: int, lead: int, won0: int, won1: int,
                 params: np.ndarray, points: np.ndarray, win: np.ndarray) -> int:
     """The value of the last trick (one card a hand: no choice), dix de der and the capot
@@ -251,9 +284,9 @@ def _last_two_tricks(hands: np.ndarray, leader: int, won0: int, won1: int, alpha
     max_team = params[P_MAX_TEAM]
     taker = params[P_TAKER]
     s0 = leader
-    s1 = s0 + 1 if s0 + 1 < players else s0 + 1 - players
-    s2 = s1 + 1 if s1 + 1 < players else s1 + 1 - players
-    s3 = s2 + 1 if s2 + 1 < players else s2 + 1 - players
+    s1 = _next_seat(s0, players)
+    s2 = _next_seat(s1, players)
+    s3 = _next_seat(s2, players)
     h = (hands[0], hands[1], hands[2], hands[3])
     max0 = _team(s0, players, taker) == max_team
     max1 = _team(s1, players, taker) == max_team
@@ -298,30 +331,10 @@ def _last_two_tricks(hands: np.ndarray, leader: int, won0: int, won1: int, alpha
                         _, _, _, bs3 = _trick_step(c3, s3, 3, led, bc2, bv2, bs2, win)
                         v = _after_first_of_two(h, played | (1 << c3), bs3, pts + points[c3],
                                                 won0, won1, params, points, win)
-                        if max3:
-                            v3 = max(v3, v)
-                            a3 = max(a3, v3)
-                        else:
-                            v3 = min(v3, v)
-                            b3 = min(b3, v3)
-                if max2:
-                    v2 = max(v2, v3)
-                    a2 = max(a2, v2)
-                else:
-                    v2 = min(v2, v3)
-                    b2 = min(b2, v2)
-            if max1:
-                v1 = max(v1, v2)
-                a1 = max(a1, v1)
-            else:
-                v1 = min(v1, v2)
-                b1 = min(b1, v1)
-        if max0:
-            v0 = max(v0, v1)
-            a0 = max(a0, v0)
-        else:
-            v0 = min(v0, v1)
-            b0 = min(b0, v0)
+                        v3, a3, b3 = _minimax(max3, v3, a3, b3, v)
+                v2, a2, b2 = _minimax(max2, v2, a2, b2, v3)
+            v1, a1, b1 = _minimax(max1, v1, a1, b1, v2)
+        v0, a0, b0 = _minimax(max0, v0, a0, b0, v1)
     return v0
 
 
@@ -370,15 +383,7 @@ def _two_left(hands: np.ndarray, s0: int, c0: int, s1: int, c1: int, s2: int, c2
             ret = up
     if ret < 0:
         ret = _last_two_tricks(hands, winner, w0, w1, a, b, params, points, win, higher)
-        if ret <= a:
-            lo, up = -1, ret
-        elif ret >= b:
-            lo, up = ret, 0x1FFF
-        else:
-            lo, up = ret, ret
-        data = (lo + 1) | (up << 13) | (gen << 32)
-        tt[slot, 0] = key ^ data
-        tt[slot, 1] = data
+        _store(tt, slot, key, ret, a, b, -1, gen)
     hands[s0] ^= 1 << c0
     hands[s1] ^= 1 << c1
     hands[s2] ^= 1 << c2
@@ -402,9 +407,9 @@ def _last_three_tricks(hands: np.ndarray, leader: int, won0: int, won1: int, alp
     max_team = params[P_MAX_TEAM]
     taker = params[P_TAKER]
     s0 = leader
-    s1 = s0 + 1 if s0 + 1 < players else s0 + 1 - players
-    s2 = s1 + 1 if s1 + 1 < players else s1 + 1 - players
-    s3 = s2 + 1 if s2 + 1 < players else s2 + 1 - players
+    s1 = _next_seat(s0, players)
+    s2 = _next_seat(s1, players)
+    s3 = _next_seat(s2, players)
     max0 = _team(s0, players, taker) == max_team
     max1 = _team(s1, players, taker) == max_team
     max2 = _team(s2, players, taker) == max_team
@@ -449,32 +454,12 @@ def _last_three_tricks(hands: np.ndarray, leader: int, won0: int, won1: int, alp
                         v = _two_left(hands, s0, c0, s1, c1, s2, c2, s3, c3, bs3,
                                       pts + points[c3], won0, won1, a3, b3, params, points,
                                       win, higher, tt, gen)
-                        if max3:
-                            v3 = max(v3, v)
-                            a3 = max(a3, v3)
-                        else:
-                            v3 = min(v3, v)
-                            b3 = min(b3, v3)
-                if max2:
-                    v2 = max(v2, v3)
-                    a2 = max(a2, v2)
-                else:
-                    v2 = min(v2, v3)
-                    b2 = min(b2, v2)
-            if max1:
-                v1 = max(v1, v2)
-                a1 = max(a1, v1)
-            else:
-                v1 = min(v1, v2)
-                b1 = min(b1, v1)
-        if max0:
-            if v1 > v0:
-                v0, best = v1, c0
-            a0 = max(a0, v0)
-        else:
-            if v1 < v0:
-                v0, best = v1, c0
-            b0 = min(b0, v0)
+                        v3, a3, b3 = _minimax(max3, v3, a3, b3, v)
+                v2, a2, b2 = _minimax(max2, v2, a2, b2, v3)
+            v1, a1, b1 = _minimax(max1, v1, a1, b1, v2)
+        if (v1 > v0) if max0 else (v1 < v0):
+            best = c0
+        v0, a0, b0 = _minimax(max0, v0, a0, b0, v1)
     return v0, best
 
 
@@ -652,15 +637,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                                                            fr[d, F_WON0], fr[d, F_WON1], a, b,
                                                            tt_move, params, points, win,
                                                            higher, tt, gen)
-                        if ret <= a:
-                            lo, up = -1, ret
-                        elif ret >= b:
-                            lo, up = ret, 0x1FFF
-                        else:
-                            lo, up = ret, ret
-                        data = (lo + 1) | (up << 13) | ((lead + 1) << 26) | (gen << 32)
-                        tt[slot, 0] = key ^ data
-                        tt[slot, 1] = data
+                        _store(tt, slot, key, ret, a, b, lead, gen)
                         done = True
             if done:
                 # return ret to the parent
@@ -828,15 +805,8 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 killers[d, 0] = fr[d, F_BMOVE]
         slot = fr[d, F_SLOT]
         if slot >= 0:
-            if best <= fr[d, F_A0]:
-                lo, up = -1, best
-            elif best >= fr[d, F_B0]:
-                lo, up = best, 0x1FFF
-            else:
-                lo, up = best, best
-            data = (lo + 1) | (up << 13) | ((fr[d, F_BMOVE] + 1) << 26) | (gen << 32)
-            tt[slot, 0] = fr[d, F_KEY] ^ data
-            tt[slot, 1] = data
+            _store(tt, slot, fr[d, F_KEY], best, fr[d, F_A0], fr[d, F_B0], fr[d, F_BMOVE],
+                   gen)
         ret = best
         if d == 0:
             return ret
