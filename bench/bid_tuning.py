@@ -172,6 +172,23 @@ def compare(deals: int, seed: int, console: Console, expert_worlds: int = 0,
     console.print(table)
 
 
+def auctions_both_ways(rules: Rules, deck: list[int], dealer: int,
+                       ours: Callable[[SeatView], int], others: Callable[[SeatView], int]
+                       ) -> list[tuple[bool, HandState]]:
+    """The auction of one deal twice, ``ours`` bidding on seats 0 and 2, then on 1 and
+    3 (``others`` on the rest): for each, whether ours sat on the even seats, and the
+    hand after the auction."""
+    out = []
+    for ours_even in (True, False):
+        hand = HandState.deal(rules, dealer, deck)
+        while hand.phase == 0:
+            view = hand.view(hand.turn)
+            bidder = ours if (hand.turn % 2 == 0) == ours_even else others
+            hand.apply(bidder(view), hand.turn)
+        out.append((ours_even, hand))
+    return out
+
+
 def compare_classic(deals: int, seed: int, console: Console, worlds: int,
                     probabilities: list[float]) -> None:
     """Classic take/pass: the expert's bidding from solved deals (one per take
@@ -191,16 +208,16 @@ def compare_classic(deals: int, seed: int, console: Console, worlds: int,
         for i in range(deals):
             deck = deal_deck(rng)
             for p, bidder in bidders.items():
+
+                def counted(view: SeatView, p: float = p, bidder: SampledBidder = bidder
+                            ) -> int:
+                    action = bidder.choose(view)
+                    changed[p] += action != heuristic.choose(view)
+                    return action
+
                 both = []
-                for ours_even in (True, False):
-                    hand = HandState.deal(rules, i % 4, deck)
-                    while hand.phase == 0:
-                        view = hand.view(hand.turn)
-                        ours = (hand.turn % 2 == 0) == ours_even
-                        action = bidder.choose(view) if ours else heuristic.choose(view)
-                        if ours:
-                            changed[p] += action != heuristic.choose(view)
-                        hand.apply(action, hand.turn)
+                for ours_even, hand in auctions_both_ways(rules, deck, i % 4, counted,
+                                                          heuristic.choose):
                     both.append(score(hand, i))
                     if hand.taker >= 0 and (hand.taker % 2 == 0) == ours_even:
                         taken[p] += 1
@@ -235,16 +252,18 @@ def compare_no_trump(deals: int, seed: int, console: Console, worlds: int) -> No
         task = progress.add_task("contrée auctions, with and without SA/TA", total=deals)
         for i in range(deals):
             deck = deal_deck(rng)
+
+            def seeded(bidder: SampledBidder, i: int = i) -> Callable[[SeatView], int]:
+                def choose(view: SeatView) -> int:
+                    # the same sampled deals for a decision with and without SA/TA
+                    bidder.rng.seed(i * 1000 + 10 * len(view.calls) + view.seat)
+                    return bidder.choose(view)
+                return choose
+
             for name, bidder in bidders.items():
                 both = []
-                for ours_even in (True, False):
-                    hand = HandState.deal(rules, i % 4, deck)
-                    while hand.phase == 0:
-                        view = hand.view(hand.turn)
-                        seat_bidder = bidder if (hand.turn % 2 == 0) == ours_even else others
-                        # the same sampled deals for a decision with and without SA/TA
-                        seat_bidder.rng.seed(i * 1000 + 10 * len(view.calls) + hand.turn)
-                        hand.apply(seat_bidder.choose(view), hand.turn)
+                for ours_even, hand in auctions_both_ways(rules, deck, i % 4, seeded(bidder),
+                                                          seeded(others)):
                     both.append(score(hand, i))
                     if (name == "with" and hand.taker >= 0 and hand.mode >= 4
                             and (hand.taker % 2 == 0) == ours_even):
