@@ -64,27 +64,30 @@ def new_table() -> np.ndarray:
 @njit(cache=True, inline="always")
 def legal_mask(hand: int, n_in_trick: int, led: int, best_card: int, best_value: int,
                best_seat: int, player: int, mode: int, undertrump: int, partner_free: int,
-               players: int, higher: np.ndarray, suits: np.ndarray) -> int:
-    """The legal cards of ``hand`` (RULES.md §5), as in ``HandState._legal_cards``."""
+               players: int) -> int:
+    """The legal cards of ``hand`` (RULES.md §5), as in ``HandState._legal_cards``.
+    (The kernel's inlined helpers take no array: numba counts an array argument's
+    references at every inlined call, atomic operations that took a third of the
+    solver's time: on the 40 bench deals, every root card, median 18-19 → 12.5 ms.)"""
     if n_in_trick == 0:
         return hand
-    follow = hand & suits[led]
+    follow = hand & SUIT_MASKS[led]
     if led == mode or mode == 5:
         if follow != 0:
-            over = follow & higher[best_card]
+            over = follow & HIGHER_TABLE[mode, best_card]
             return over if over != 0 else follow
         return hand
     if follow != 0:
         return follow
     if mode == 4:
         return hand
-    trumps = hand & suits[mode]
+    trumps = hand & SUIT_MASKS[mode]
     if trumps == 0:
         return hand
     if partner_free != 0 and players == 4 and best_seat == (player + 2) % 4:
         return hand
     if best_value >= 16:
-        over = trumps & higher[best_card]
+        over = trumps & HIGHER_TABLE[mode, best_card]
         if over != 0:
             return over
         return trumps if undertrump != 0 else hand
@@ -92,9 +95,9 @@ def legal_mask(hand: int, n_in_trick: int, led: int, best_card: int, best_value:
 
 
 @njit(cache=True, inline="always")
-def trick_value(card: int, led: int, win: np.ndarray) -> int:
+def trick_value(card: int, led: int, mode: int) -> int:
     """Strength of ``card`` in a trick led in ``led`` (0: cannot win)."""
-    v = win[card]
+    v = WIN_TABLE[mode, card]
     if v < 16 and (card >> 3) != led:
         return 0
     return v
@@ -123,35 +126,34 @@ def lowest_bit_index(x: int) -> int:
 
 
 @njit(cache=True)
-def _zero_cards(mode: int, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """The point-less weakest cards of each suit (7 8 9 plain, 7 8 trump), weakest
-    first, their count per suit and their mask: the only cards that can be equivalent
-    (every other card of a suit is worth its own number of points)."""
-    zero_cards = np.full((4, 8), -1, dtype=np.int64)
-    zero_count = np.zeros(4, dtype=np.int64)
+def _zero_mask(mode: int, points: np.ndarray) -> int:
+    """The point-less weakest cards of each suit (7 8 9 plain, 7 8 trump): the only cards
+    that can be equivalent (every other card of a suit is worth its own points)."""
     zero_mask = 0
     for s in range(4):
         for i in range(7, -1, -1):
             c = ORDER_TABLE[mode, s, i]
             if points[c] != 0:
                 break
-            zero_cards[s, zero_count[s]] = c
-            zero_count[s] += 1
             zero_mask |= 1 << c
-    return zero_cards, zero_count, zero_mask
+    return zero_mask
 
 
 @njit(cache=True, inline="always")
-def _equivalent_zero_cards(legal: int, remaining: int, zero_cards: np.ndarray,
-                           zero_count: np.ndarray) -> int:
+def _equivalent_zero_cards(legal: int, remaining: int, zero_mask: int, mode: int) -> int:
     """The legal cards that an equivalent stronger one of the same hand stands for:
     point-less cards of one suit with no card of another hand between them (played
     cards do not separate). Only the strongest of each run is searched."""
     drop = 0
     for s in range(4):
+        if legal & zero_mask & SUIT_MASKS[s] == 0:
+            continue
         run = False
-        for i in range(zero_count[s] - 1, -1, -1):
-            bit = 1 << zero_cards[s, i]
+        for i in range(8):  # strongest first
+            c = ORDER_TABLE[mode, s, i]
+            bit = 1 << c
+            if zero_mask & bit == 0:
+                continue
             if legal & bit:
                 if run:
                     drop |= bit
@@ -195,20 +197,17 @@ def _team(seat: int, players: int, taker: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _store(tt: np.ndarray, slot: int, key: int, value: int, alpha: int, beta: int,
-           move: int, gen: int) -> None:
-    """Write a fail-soft search's ``value`` (window ``alpha``..``beta``) to the table: an
-    upper bound, a lower bound or the exact value, with the best move (-1: none); the
-    first word holds key ^ data (see :class:`Solver`)."""
+def _entry(value: int, alpha: int, beta: int, move: int, gen: int) -> int:
+    """A table entry's data for a fail-soft search's ``value`` (window ``alpha``..``beta``):
+    an upper bound, a lower bound or the exact value, with the best move (-1: none). The
+    table holds key ^ data beside the data (see :class:`Solver`)."""
     if value <= alpha:
         lo, up = -1, value
     elif value >= beta:
         lo, up = value, 0x1FFF
     else:
         lo, up = value, value
-    data = (lo + 1) | (up << 13) | ((move + 1) << 26) | (gen << 32)
-    tt[slot, 0] = key ^ data
-    tt[slot, 1] = data
+    return (lo + 1) | (up << 13) | ((move + 1) << 26) | (gen << 32)
 
 
 @njit(cache=True, inline="always")
@@ -228,66 +227,80 @@ def _next_seat(seat: int, players: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _rule_tuple(params: np.ndarray) -> tuple[int, int, int, int, int, int, int, int]:
+    """The rule parameters as a tuple: passed by value, where an array passed to a
+    function costs two atomic reference counts."""
+    return (params[0], params[1], params[2], params[3], params[4], params[5], params[6],
+            params[7])
+
+
+@njit(cache=True, inline="always")
 def _last_trick(h0: int, h1: int, h2: int, h3: int, lead: int, won0: int, won1: int,
-                params: np.ndarray, points: np.ndarray, win: np.ndarray) -> int:
-    """The value of the last trick (one card a hand: no choice), dix de der and the capot
-    bonus included."""
-    players = params[P_PLAYERS]
+                trick_points: int, rules: tuple[int, int, int, int, int, int, int, int]
+                ) -> int:
+    """The value of the last trick (one card a hand: no choice; ``trick_points``: its
+    cards' points and dix de der), the capot bonus included."""
+    players = rules[P_PLAYERS]
+    mode = rules[P_MODE]
     hs = (h0, h1, h2, h3)
     c = lowest_bit_index(hs[lead])
     lsuit = c >> 3
-    bv = win[c]
+    bv = WIN_TABLE[mode, c]
     bs = lead
-    tp = points[c] + params[P_LAST_BONUS]
     for k2 in range(1, players):
         s2 = lead + k2
         if s2 >= players:
             s2 -= players
-        c2 = lowest_bit_index(hs[s2])
-        tp += points[c2]
-        v2 = trick_value(c2, lsuit, win)
+        v2 = trick_value(lowest_bit_index(hs[s2]), lsuit, mode)
         if v2 > bv:
             bv = v2
             bs = s2
-    max_team = params[P_MAX_TEAM]
-    wt = _team(bs, players, params[P_TAKER])
-    ret = tp if wt == max_team else 0
+    max_team = rules[P_MAX_TEAM]
+    wt = _team(bs, players, rules[P_TAKER])
+    ret = trick_points if wt == max_team else 0
     w0 = won0 | (1 if wt == 0 else 0)
     w1 = won1 | (1 if wt == 1 else 0)
     if (max_team == 0 and w1 == 0) or (max_team == 1 and w0 == 0):
-        ret += params[P_CAPOT_BONUS]
+        ret += rules[P_CAPOT_BONUS]
     return ret
 
 
 @njit(cache=True, inline="always")
 def _trick_step(card: int, seat: int, n: int, led: int, best_card: int, best_value: int,
-                best_seat: int, win: np.ndarray) -> tuple[int, int, int, int]:
+                best_seat: int, mode: int) -> tuple[int, int, int, int]:
     """The trick's (led suit, best card, its strength, its seat) after ``card``."""
     if n == 0:
-        return card >> 3, card, win[card], seat
-    v = trick_value(card, led, win)
+        return card >> 3, card, WIN_TABLE[mode, card], seat
+    v = trick_value(card, led, mode)
     if v > best_value:
         return led, card, v, seat
     return led, best_card, best_value, best_seat
 
 
+# The fourth card of a trick in the loops below when three play: none (one pass).
+NO_FOURTH = 32
+
+
 @njit(cache=True)
-def _last_two_tricks(hands: np.ndarray, leader: int, won0: int, won1: int, alpha: int,
-                     beta: int, params: np.ndarray, points: np.ndarray, win: np.ndarray,
-                     higher: np.ndarray) -> int:
-    """The value of the last two tricks (two cards a hand), fail-soft alpha-beta over the
-    at most 16 ways to play the first of them: plain loops, no table, no frames."""
-    players = params[P_PLAYERS]
-    mode = params[P_MODE]
-    undertrump = params[P_UNDERTRUMP]
-    partner_free = params[P_PARTNER_FREE]
-    max_team = params[P_MAX_TEAM]
-    taker = params[P_TAKER]
+def _last_two_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int, won1: int,
+                     alpha: int, beta: int, remaining_points: int,
+                     rules: tuple[int, int, int, int, int, int, int, int], points: np.ndarray
+                     ) -> int:
+    """The value of the last two tricks (two cards a hand; ``remaining_points``: their
+    cards' points), fail-soft alpha-beta over the at most 16 ways to play the first of
+    them: plain loops, no table, no frames."""
+    players = rules[P_PLAYERS]
+    mode = rules[P_MODE]
+    undertrump = rules[P_UNDERTRUMP]
+    partner_free = rules[P_PARTNER_FREE]
+    max_team = rules[P_MAX_TEAM]
+    taker = rules[P_TAKER]
+    last_bonus = rules[P_LAST_BONUS]
     s0 = leader
     s1 = _next_seat(s0, players)
     s2 = _next_seat(s1, players)
     s3 = _next_seat(s2, players)
-    h = (hands[0], hands[1], hands[2], hands[3])
+    h = (h0, h1, h2, h3)
     max0 = _team(s0, players, taker) == max_team
     max1 = _team(s1, players, taker) == max_team
     max2 = _team(s2, players, taker) == max_team
@@ -298,118 +311,68 @@ def _last_two_tricks(hands: np.ndarray, leader: int, won0: int, won1: int, alpha
     while m0 != 0 and a0 < b0:
         c0 = lowest_bit_index(m0)
         m0 &= m0 - 1
-        led, bc0, bv0, bs0 = _trick_step(c0, s0, 0, 0, 0, 0, 0, win)
+        led, bc0, bv0, bs0 = _trick_step(c0, s0, 0, 0, 0, 0, 0, mode)
         a1, b1 = a0, b0
         v1 = -INF if max1 else INF
         m1 = legal_mask(h[s1], 1, led, bc0, bv0, bs0, s1, mode, undertrump, partner_free,
-                        players, higher, SUIT_MASKS)
+                        players)
         while m1 != 0 and a1 < b1:
             c1 = lowest_bit_index(m1)
             m1 &= m1 - 1
-            _, bc1, bv1, bs1 = _trick_step(c1, s1, 1, led, bc0, bv0, bs0, win)
+            _, bc1, bv1, bs1 = _trick_step(c1, s1, 1, led, bc0, bv0, bs0, mode)
             a2, b2 = a1, b1
             v2 = -INF if max2 else INF
             m2 = legal_mask(h[s2], 2, led, bc1, bv1, bs1, s2, mode, undertrump,
-                            partner_free, players, higher, SUIT_MASKS)
+                            partner_free, players)
             while m2 != 0 and a2 < b2:
                 c2 = lowest_bit_index(m2)
                 m2 &= m2 - 1
-                _, bc2, bv2, bs2 = _trick_step(c2, s2, 2, led, bc1, bv1, bs1, win)
+                _, bc2, bv2, bs2 = _trick_step(c2, s2, 2, led, bc1, bv1, bs1, mode)
                 played = (1 << c0) | (1 << c1) | (1 << c2)
                 pts = points[c0] + points[c1] + points[c2]
-                if players == 3:
-                    v3 = _after_first_of_two(h, played, bs2, pts, won0, won1, params,
-                                             points, win)
-                else:
-                    a3, b3 = a2, b2
-                    v3 = -INF if max3 else INF
-                    m3 = legal_mask(h[s3], 3, led, bc2, bv2, bs2, s3, mode, undertrump,
-                                    partner_free, players, higher, SUIT_MASKS)
-                    while m3 != 0 and a3 < b3:
-                        c3 = lowest_bit_index(m3)
-                        m3 &= m3 - 1
-                        _, _, _, bs3 = _trick_step(c3, s3, 3, led, bc2, bv2, bs2, win)
-                        v = _after_first_of_two(h, played | (1 << c3), bs3, pts + points[c3],
-                                                won0, won1, params, points, win)
-                        v3, a3, b3 = _minimax(max3, v3, a3, b3, v)
+                a3, b3 = a2, b2
+                v3 = -INF if max3 else INF
+                m3 = legal_mask(h[s3], 3, led, bc2, bv2, bs2, s3, mode, undertrump,
+                                partner_free, players) if players == 4 else 1 << NO_FOURTH
+                while m3 != 0 and a3 < b3:
+                    c3 = lowest_bit_index(m3)
+                    m3 &= m3 - 1
+                    if c3 == NO_FOURTH:
+                        bs3, trick_pts, rest = bs2, pts, ~played
+                    else:
+                        _, _, _, bs3 = _trick_step(c3, s3, 3, led, bc2, bv2, bs2, mode)
+                        trick_pts, rest = pts + points[c3], ~(played | (1 << c3))
+                    wt = _team(bs3, players, taker)
+                    v = (trick_pts if wt == max_team else 0) + _last_trick(
+                        h[0] & rest, h[1] & rest, h[2] & rest, h[3] & rest, bs3,
+                        won0 | (1 if wt == 0 else 0), won1 | (1 if wt == 1 else 0),
+                        remaining_points - trick_pts + last_bonus, rules)
+                    v3, a3, b3 = _minimax(max3, v3, a3, b3, v)
                 v2, a2, b2 = _minimax(max2, v2, a2, b2, v3)
             v1, a1, b1 = _minimax(max1, v1, a1, b1, v2)
         v0, a0, b0 = _minimax(max0, v0, a0, b0, v1)
     return v0
 
 
-@njit(cache=True, inline="always")
-def _after_first_of_two(h: tuple[int, int, int, int], played: int, winner: int,
-                        trick_points: int, won0: int, won1: int, params: np.ndarray,
-                        points: np.ndarray, win: np.ndarray) -> int:
-    """The value from the first of the last two tricks on, once it is complete."""
-    wt = _team(winner, params[P_PLAYERS], params[P_TAKER])
-    gain = trick_points if wt == params[P_MAX_TEAM] else 0
-    rest = ~played
-    return gain + _last_trick(h[0] & rest, h[1] & rest, h[2] & rest, h[3] & rest, winner,
-                              won0 | (1 if wt == 0 else 0), won1 | (1 if wt == 1 else 0),
-                              params, points, win)
-
-
-@njit(cache=True, inline="always")
-def _two_left(hands: np.ndarray, s0: int, c0: int, s1: int, c1: int, s2: int, c2: int,
-              s3: int, c3: int, winner: int, trick_points: int, won0: int, won1: int,
-              alpha: int, beta: int, params: np.ndarray, points: np.ndarray,
-              win: np.ndarray, higher: np.ndarray, tt: np.ndarray, gen: int) -> int:
-    """After the third-last trick: its points for ``max_team`` and the last two tricks'
-    value, from the table when it knows, else solved and stored."""
-    wt = _team(winner, params[P_PLAYERS], params[P_TAKER])
-    gain = trick_points if wt == params[P_MAX_TEAM] else 0
-    w0 = won0 | (1 if wt == 0 else 0)
-    w1 = won1 | (1 if wt == 1 else 0)
-    a = alpha - gain
-    b = beta - gain
-    hands[s0] ^= 1 << c0
-    hands[s1] ^= 1 << c1
-    hands[s2] ^= 1 << c2
-    if c3 >= 0:
-        hands[s3] ^= 1 << c3
-    remaining = hands[0] | hands[1] | hands[2] | hands[3]
-    key = remaining | ((winner | (w0 << 22) | (w1 << 23)) << 32)
-    slot = _hash(key)
-    data = tt[slot, 1]
-    ret = -1
-    if tt[slot, 0] ^ data == key and (data >> 32) == gen:
-        lo = (data & 0x1FFF) - 1
-        up = (data >> 13) & 0x1FFF
-        if lo >= b or lo == up:
-            ret = lo
-        elif up <= a:
-            ret = up
-    if ret < 0:
-        ret = _last_two_tricks(hands, winner, w0, w1, a, b, params, points, win, higher)
-        _store(tt, slot, key, ret, a, b, -1, gen)
-    hands[s0] ^= 1 << c0
-    hands[s1] ^= 1 << c1
-    hands[s2] ^= 1 << c2
-    if c3 >= 0:
-        hands[s3] ^= 1 << c3
-    return gain + ret
-
-
 @njit(cache=True)
-def _last_three_tricks(hands: np.ndarray, leader: int, won0: int, won1: int, alpha: int,
-                       beta: int, first: int, params: np.ndarray, points: np.ndarray,
-                       win: np.ndarray, higher: np.ndarray, tt: np.ndarray, gen: int
-                       ) -> tuple[int, int]:
+def _last_three_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int,
+                       won1: int, alpha: int, beta: int, first: int, remaining_points: int,
+                       rules: tuple[int, int, int, int, int, int, int, int],
+                       points: np.ndarray, tt: np.ndarray, gen: int) -> tuple[int, int]:
     """The value of the last three tricks and the best lead: fail-soft alpha-beta loops
     over the first of them (``first``: the lead tried first, -1 none), the last two from
-    the table or solved."""
-    players = params[P_PLAYERS]
-    mode = params[P_MODE]
-    undertrump = params[P_UNDERTRUMP]
-    partner_free = params[P_PARTNER_FREE]
-    max_team = params[P_MAX_TEAM]
-    taker = params[P_TAKER]
+    the table or solved and stored."""
+    players = rules[P_PLAYERS]
+    mode = rules[P_MODE]
+    undertrump = rules[P_UNDERTRUMP]
+    partner_free = rules[P_PARTNER_FREE]
+    max_team = rules[P_MAX_TEAM]
+    taker = rules[P_TAKER]
     s0 = leader
     s1 = _next_seat(s0, players)
     s2 = _next_seat(s1, players)
     s3 = _next_seat(s2, players)
+    h = (h0, h1, h2, h3)
     max0 = _team(s0, players, taker) == max_team
     max1 = _team(s1, players, taker) == max_team
     max2 = _team(s2, players, taker) == max_team
@@ -417,44 +380,67 @@ def _last_three_tricks(hands: np.ndarray, leader: int, won0: int, won1: int, alp
     a0, b0 = alpha, beta
     v0 = -INF if max0 else INF
     best = -1
-    m0 = hands[s0]
+    m0 = h[s0]
     while m0 != 0 and a0 < b0:
         c0 = first if first >= 0 and (m0 >> first) & 1 else lowest_bit_index(m0)
         m0 &= ~(1 << c0)
-        led, bc0, bv0, bs0 = _trick_step(c0, s0, 0, 0, 0, 0, 0, win)
+        led, bc0, bv0, bs0 = _trick_step(c0, s0, 0, 0, 0, 0, 0, mode)
         a1, b1 = a0, b0
         v1 = -INF if max1 else INF
-        m1 = legal_mask(hands[s1], 1, led, bc0, bv0, bs0, s1, mode, undertrump,
-                        partner_free, players, higher, SUIT_MASKS)
+        m1 = legal_mask(h[s1], 1, led, bc0, bv0, bs0, s1, mode, undertrump, partner_free,
+                        players)
         while m1 != 0 and a1 < b1:
             c1 = lowest_bit_index(m1)
             m1 &= m1 - 1
-            _, bc1, bv1, bs1 = _trick_step(c1, s1, 1, led, bc0, bv0, bs0, win)
+            _, bc1, bv1, bs1 = _trick_step(c1, s1, 1, led, bc0, bv0, bs0, mode)
             a2, b2 = a1, b1
             v2 = -INF if max2 else INF
-            m2 = legal_mask(hands[s2], 2, led, bc1, bv1, bs1, s2, mode, undertrump,
-                            partner_free, players, higher, SUIT_MASKS)
+            m2 = legal_mask(h[s2], 2, led, bc1, bv1, bs1, s2, mode, undertrump,
+                            partner_free, players)
             while m2 != 0 and a2 < b2:
                 c2 = lowest_bit_index(m2)
                 m2 &= m2 - 1
-                _, bc2, bv2, bs2 = _trick_step(c2, s2, 2, led, bc1, bv1, bs1, win)
+                _, bc2, bv2, bs2 = _trick_step(c2, s2, 2, led, bc1, bv1, bs1, mode)
+                played = (1 << c0) | (1 << c1) | (1 << c2)
                 pts = points[c0] + points[c1] + points[c2]
-                if players == 3:
-                    v3 = _two_left(hands, s0, c0, s1, c1, s2, c2, s3, -1, bs2, pts, won0,
-                                   won1, a2, b2, params, points, win, higher, tt, gen)
-                else:
-                    a3, b3 = a2, b2
-                    v3 = -INF if max3 else INF
-                    m3 = legal_mask(hands[s3], 3, led, bc2, bv2, bs2, s3, mode, undertrump,
-                                    partner_free, players, higher, SUIT_MASKS)
-                    while m3 != 0 and a3 < b3:
-                        c3 = lowest_bit_index(m3)
-                        m3 &= m3 - 1
-                        _, _, _, bs3 = _trick_step(c3, s3, 3, led, bc2, bv2, bs2, win)
-                        v = _two_left(hands, s0, c0, s1, c1, s2, c2, s3, c3, bs3,
-                                      pts + points[c3], won0, won1, a3, b3, params, points,
-                                      win, higher, tt, gen)
-                        v3, a3, b3 = _minimax(max3, v3, a3, b3, v)
+                a3, b3 = a2, b2
+                v3 = -INF if max3 else INF
+                m3 = legal_mask(h[s3], 3, led, bc2, bv2, bs2, s3, mode, undertrump,
+                                partner_free, players) if players == 4 else 1 << NO_FOURTH
+                while m3 != 0 and a3 < b3:
+                    c3 = lowest_bit_index(m3)
+                    m3 &= m3 - 1
+                    if c3 == NO_FOURTH:
+                        bs3, trick_pts, rest = bs2, pts, ~played
+                    else:
+                        _, _, _, bs3 = _trick_step(c3, s3, 3, led, bc2, bv2, bs2, mode)
+                        trick_pts, rest = pts + points[c3], ~(played | (1 << c3))
+                    # The last two tricks: from the table when it knows, else solved and
+                    # stored (under the key the search uses at a trick's start).
+                    wt = _team(bs3, players, taker)
+                    gain = trick_pts if wt == max_team else 0
+                    w0 = won0 | (1 if wt == 0 else 0)
+                    w1 = won1 | (1 if wt == 1 else 0)
+                    r0, r1, r2, r3 = h[0] & rest, h[1] & rest, h[2] & rest, h[3] & rest
+                    key = (r0 | r1 | r2 | r3) | ((bs3 | (w0 << 22) | (w1 << 23)) << 32)
+                    slot = _hash(key)
+                    a, b = a3 - gain, b3 - gain
+                    data = tt[slot, 1]
+                    v = -1
+                    if tt[slot, 0] ^ data == key and (data >> 32) == gen:
+                        lo = (data & 0x1FFF) - 1
+                        up = (data >> 13) & 0x1FFF
+                        if lo >= b or lo == up:
+                            v = lo
+                        elif up <= a:
+                            v = up
+                    if v < 0:
+                        v = _last_two_tricks(r0, r1, r2, r3, bs3, w0, w1, a, b,
+                                             remaining_points - trick_pts, rules, points)
+                        data = _entry(v, a, b, -1, gen)
+                        tt[slot, 0] = key ^ data
+                        tt[slot, 1] = data
+                    v3, a3, b3 = _minimax(max3, v3, a3, b3, gain + v)
                 v2, a2, b2 = _minimax(max2, v2, a2, b2, v3)
             v1, a1, b1 = _minimax(max1, v1, a1, b1, v2)
         if (v1 > v0) if max0 else (v1 < v0):
@@ -489,6 +475,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
     last_bonus = params[P_LAST_BONUS]
     undertrump = params[P_UNDERTRUMP]
     partner_free = params[P_PARTNER_FREE]
+    rules = _rule_tuple(params)
     win = WIN_TABLE[mode]
     higher = HIGHER_TABLE[mode]
     fr = np.zeros((MAX_DEPTH, N_FIELDS), dtype=np.int64)
@@ -512,7 +499,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
         rpts += points[lowest_bit_index(m)]
         m &= m - 1
     fr[d, F_RPTS] = rpts
-    zero_cards, zero_count, zero_mask = _zero_cards(mode, points)
+    zero_mask = _zero_mask(mode, points)
     entering = True
     ret = 0
     while True:
@@ -579,8 +566,8 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                     done = True
                 elif n == 0 and popcount(remaining) == players:  # last trick: no choice
                     ret = _last_trick(hands[0], hands[1], hands[2], hands[3],
-                                      fr[d, F_LEADER], fr[d, F_WON0], fr[d, F_WON1], params,
-                                      points, win)
+                                      fr[d, F_LEADER], fr[d, F_WON0], fr[d, F_WON1],
+                                      fr[d, F_RPTS] + last_bonus, rules)
                     done = True
                 else:
                     if upper_bound < b:
@@ -590,7 +577,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                         player -= players
                     legal = legal_mask(hands[player], n, fr[d, F_LED], fr[d, F_BCARD],
                                        fr[d, F_BVAL], fr[d, F_BSEAT], player, mode,
-                                       undertrump, partner_free, players, higher, SUIT_MASKS)
+                                       undertrump, partner_free, players)
                     forced = legal & (legal - 1) == 0
                 # Within one solve every card has a fixed owner, so the cards still out
                 # and the trick's state identify the position exactly. A forced card
@@ -629,15 +616,19 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                     if not done and n == 0 and popcount(remaining) <= 3 * players:
                         lead = -1
                         if popcount(remaining) == 2 * players:
-                            ret = _last_two_tricks(hands, fr[d, F_LEADER], fr[d, F_WON0],
-                                                   fr[d, F_WON1], a, b, params, points, win,
-                                                   higher)
+                            ret = _last_two_tricks(hands[0], hands[1], hands[2], hands[3],
+                                                   fr[d, F_LEADER], fr[d, F_WON0],
+                                                   fr[d, F_WON1], a, b, fr[d, F_RPTS], rules,
+                                                   points)
                         else:
-                            ret, lead = _last_three_tricks(hands, fr[d, F_LEADER],
+                            ret, lead = _last_three_tricks(hands[0], hands[1], hands[2],
+                                                           hands[3], fr[d, F_LEADER],
                                                            fr[d, F_WON0], fr[d, F_WON1], a, b,
-                                                           tt_move, params, points, win,
-                                                           higher, tt, gen)
-                        _store(tt, slot, key, ret, a, b, lead, gen)
+                                                           tt_move, fr[d, F_RPTS], rules,
+                                                           points, tt, gen)
+                        data = _entry(ret, a, b, lead, gen)
+                        tt[slot, 0] = key ^ data
+                        tt[slot, 1] = data
                         done = True
             if done:
                 # return ret to the parent
@@ -654,7 +645,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 own = hands[player]
                 classes = legal
                 if legal & zero_mask:
-                    classes &= ~_equivalent_zero_cards(legal, remaining, zero_cards, zero_count)
+                    classes &= ~_equivalent_zero_cards(legal, remaining, zero_mask, mode)
                 nm = 0
                 while classes != 0:
                     mv[d, nm] = lowest_bit_index(classes)
@@ -678,7 +669,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                             k = 500 - points[c] * 8 - win[c]
                         k += history[0, c] * 4096
                     else:
-                        v = trick_value(c, fr[d, F_LED], win)
+                        v = trick_value(c, fr[d, F_LED], mode)
                         if v > fr[d, F_BVAL] and not partner_master:
                             # the last player wins with the most points, others surely
                             k = 1000 + points[c] if last else 800 + v * 8 + points[c]
@@ -741,7 +732,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 nbs = player
             else:
                 nled = fr[d, F_LED]
-                v = trick_value(c, nled, win)
+                v = trick_value(c, nled, mode)
                 if v > fr[d, F_BVAL]:
                     nbv = v
                     nbc = c
@@ -805,8 +796,9 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                 killers[d, 0] = fr[d, F_BMOVE]
         slot = fr[d, F_SLOT]
         if slot >= 0:
-            _store(tt, slot, fr[d, F_KEY], best, fr[d, F_A0], fr[d, F_B0], fr[d, F_BMOVE],
-                   gen)
+            data = _entry(best, fr[d, F_A0], fr[d, F_B0], fr[d, F_BMOVE], gen)
+            tt[slot, 0] = fr[d, F_KEY] ^ data
+            tt[slot, 1] = data
         ret = best
         if d == 0:
             return ret
@@ -851,13 +843,12 @@ def root_representatives(hands: np.ndarray, n_in_trick: int, leader: int, led: i
     players = params[P_PLAYERS]
     player = (leader + n_in_trick) % players
     legal = legal_mask(hands[player], n_in_trick, led, best_card, best_value, best_seat,
-                       player, mode, params[P_UNDERTRUMP], params[P_PARTNER_FREE], players,
-                       HIGHER_TABLE[mode], SUIT_MASKS)
-    zero_cards, zero_count, zero_mask = _zero_cards(mode, points)
+                       player, mode, params[P_UNDERTRUMP], params[P_PARTNER_FREE], players)
+    zero_mask = _zero_mask(mode, points)
     drop = 0
     if legal & zero_mask:
         remaining = hands[0] | hands[1] | hands[2] | hands[3]
-        drop = _equivalent_zero_cards(legal, remaining, zero_cards, zero_count)
+        drop = _equivalent_zero_cards(legal, remaining, zero_mask, mode)
     m = legal
     while m != 0:
         c = lowest_bit_index(m)
@@ -893,8 +884,7 @@ def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_
     player = (leader + n_in_trick) % players
     own = hands[player]
     legal = legal_mask(own, n_in_trick, led, best_card, best_value, best_seat, player, mode,
-                       params[P_UNDERTRUMP], params[P_PARTNER_FREE], players,
-                       HIGHER_TABLE[mode], SUIT_MASKS) & only
+                       params[P_UNDERTRUMP], params[P_PARTNER_FREE], players) & only
     n = 0
     m = legal
     while m != 0:
@@ -906,7 +896,7 @@ def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_
             nled, nbv, nbc, nbs = c >> 3, win[c], c, player
         else:
             nled = led
-            v = trick_value(c, led, win)
+            v = trick_value(c, led, mode)
             if v > best_value:
                 nbv, nbc, nbs = v, c, player
             else:
@@ -956,7 +946,6 @@ def rollouts(hands_in: np.ndarray, n_in_trick: int, leader: int, led: int, best_
     mode = params[P_MODE]
     players = params[P_PLAYERS]
     win = WIN_TABLE[mode]
-    higher = HIGHER_TABLE[mode]
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64((seed * 2654435761 + 88172645463325252) & 0x7FFFFFFFFFFFFFFF) | np.uint64(1)
     hands = np.empty(4, dtype=np.int64)
@@ -974,8 +963,7 @@ def rollouts(hands_in: np.ndarray, n_in_trick: int, leader: int, led: int, best_
         while remaining != 0:
             player = (ld + n) % players
             legal = legal_mask(hands[player], n, lsuit, bc, bv, bs, player, mode,
-                               params[P_UNDERTRUMP], params[P_PARTNER_FREE], players, higher,
-                               SUIT_MASKS)
+                               params[P_UNDERTRUMP], params[P_PARTNER_FREE], players)
             k = int(_xorshift(rng) % np.uint64(popcount(legal)))
             m = legal
             for _j in range(k):
@@ -989,7 +977,7 @@ def rollouts(hands_in: np.ndarray, n_in_trick: int, leader: int, led: int, best_
                 bv = win[c]
                 bs = player
             else:
-                v = trick_value(c, lsuit, win)
+                v = trick_value(c, lsuit, mode)
                 if v > bv:
                     bv = v
                     bc = c
