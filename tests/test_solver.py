@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -10,7 +11,15 @@ import pytest
 from rebelote.cards import cards_of, parse_card
 from rebelote.hand import HandState
 from rebelote.rules import Rules
-from rebelote.solver import Solver, kernel, position_of, rollouts
+from rebelote.solver import Position, Solver, kernel, position_of, rollouts
+
+
+def with_loop_tricks(pos: Position, tricks: int) -> Position:
+    """``pos`` with its last ``tricks`` tricks solved by the kernel's plain loops
+    (1: none, the search's frames do all)."""
+    params = pos.params.copy()
+    params[kernel.P_LOOP_TRICKS] = tricks
+    return dataclasses.replace(pos, params=params)
 
 
 def after(h: HandState, card: int, team: int) -> tuple[HandState, int]:
@@ -48,7 +57,7 @@ def random_endgame(rng: random.Random, rules: Rules, max_cards_left: int) -> Han
         if h.is_void or h.mode == 5:  # TA scaled values are approximate in raw points
             continue
         total = len(h.played) + sum(m.bit_count() for m in h.hands)
-        stop = total - rng.randrange(1, max_cards_left + 1)
+        stop = total - rng.randrange(1, max_cards_left + 1) if max_cards_left else 0
         while len(h.played) < stop:
             h.apply(rng.choice(h.legal_actions()))
         return h
@@ -68,7 +77,11 @@ def test_solver_matches_brute_force_on_1000_endgames() -> None:
         rules = RULESETS[i % len(RULESETS)]
         h = random_endgame(rng, rules, 3 * rules.players)  # up to three tricks
         team = h._team[h.turn] if i % 2 else 1 - h._team[h.turn]
-        assert solver.value(position_of(h, team)) == brute(h, team)
+        expected = brute(h, team)
+        assert solver.value(position_of(h, team)) == expected
+        # The search's frames alone, and loops for the last two tricks only.
+        for tricks in (1, 2):
+            assert solver.value(with_loop_tricks(position_of(h, team), tricks)) == expected
         checked += 1
     assert checked == 1000
 
@@ -167,6 +180,21 @@ def test_known_full_deals() -> None:
     # Sans atout, seat 0 leads: every suit is one hand's; seat 0 takes all its tricks.
     h = HandState.with_contract(Rules.ffb(), 3, suits, 0, 4)
     assert solver.value(position_of(h, 0)) == 252
+
+
+def test_the_last_tricks_by_loops_or_by_the_search_agree_on_full_deals() -> None:
+    """However many of the last tricks the plain loops take (none: the search's frames
+    alone), a full deal's value and its root cards' values are the same."""
+    rng = random.Random(31)
+    solver = Solver()
+    for rules in (Rules.ffb(), Rules.contree(), Rules.three()):
+        h = random_endgame(rng, rules, 0)  # the whole play: no card played yet
+        assert not h.played
+        pos = position_of(h)
+        values = {tricks: (solver.value(with_loop_tricks(pos, tricks)),
+                           solver.move_values(with_loop_tricks(pos, tricks)))
+                  for tricks in (1, 2, 3, 4, 5)}
+        assert len({repr(v) for v in values.values()}) == 1, values
 
 
 def test_compiled_rules_match_the_engine() -> None:

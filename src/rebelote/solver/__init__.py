@@ -52,6 +52,7 @@ def _params(rules: Rules, mode: int, max_team: int, players: int, taker: int
     params[k.P_LAST_BONUS] = 10
     params[k.P_PLAYERS] = players
     params[k.P_TAKER] = taker
+    params[k.P_LOOP_TRICKS] = k.LOOP_TRICKS
     return params, 1 / raw_per_point
 
 
