@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from rebelote.cards import cards_of, parse_card
+from rebelote.cards import ALL_TRUMP_POINTS, cards_of, parse_card, points_table
 from rebelote.hand import HandState
 from rebelote.rules import Rules
 from rebelote.solver import Position, Solver, kernel, position_of, rollouts
@@ -112,7 +112,7 @@ def test_equivalent_root_cards_are_searched_once_with_the_same_value() -> None:
         reps = np.zeros(32, dtype=np.int64)
         legal = kernel.root_representatives(pos.hands, pos.n_in_trick, pos.leader, pos.led,
                                             pos.best_card, pos.best_value, pos.best_seat,
-                                            pos.params, pos.points, reps)
+                                            pos.params, reps)
         assert legal == h.legal_cards()
         values = solver.move_values(pos)
         for card in cards_of(legal):
@@ -125,7 +125,7 @@ def test_equivalent_root_cards_are_searched_once_with_the_same_value() -> None:
             n = kernel.move_values(pos.hands.copy(), pos.n_in_trick, pos.leader, pos.led,
                                    pos.best_card, pos.best_value, pos.best_seat,
                                    pos.trick_points, pos.won0, pos.won1, pos.params,
-                                   pos.points, kernel.new_table(), 1, solver.stats, *alone,
+                                   kernel.new_table(), 1, solver.stats, *alone,
                                    1 << card, -1, *kernel.new_heuristics())
             assert n == 1 and alone[1][0] == values[card]
     assert merged >= 20
@@ -195,6 +195,16 @@ def test_the_last_tricks_by_loops_or_by_the_search_agree_on_full_deals() -> None
                            solver.move_values(with_loop_tricks(pos, tricks)))
                   for tricks in (1, 2, 3, 4, 5)}
         assert len({repr(v) for v in values.values()}) == 1, values
+
+
+def test_the_kernel_counts_the_engine_card_points_in_every_contract() -> None:
+    for option in ALL_TRUMP_POINTS:
+        rules = Rules.classic().replace(all_trump_points=option)
+        for mode in range(6):
+            h = HandState.with_contract(rules, 0, [list(range(8 * s, 8 * s + 8))
+                                                   for s in range(4)], 1, mode)
+            assert list(position_of(h).points) == list(h._points) == list(
+                points_table(mode, option))
 
 
 def test_compiled_rules_match_the_engine() -> None:
@@ -279,7 +289,7 @@ def test_a_torn_table_entry_does_not_match_its_key() -> None:
 
     def solve() -> int:
         return int(kernel.solve_window(pos.hands.copy(), 0, pos.leader, 0, 0, 0, 0, 0, 0, 0,
-                                       pos.params, pos.points, table, 1, stats, -1,
+                                       pos.params, table, 1, stats, -1,
                                        *kernel.new_heuristics()))
 
     assert solve() == exact

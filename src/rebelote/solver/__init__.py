@@ -33,8 +33,13 @@ class Position:
     won0: int
     won1: int
     params: np.ndarray
-    points: np.ndarray
     scale: float  # tout atout "scaled": raw points × 162 / 258
+
+    @property
+    def points(self) -> np.ndarray:
+        """The card points of the contract (the kernel's row for it)."""
+        row: np.ndarray = k.POINTS_TABLE[self.params[k.P_POINTS]]
+        return row
 
 
 def _params(rules: Rules, mode: int, max_team: int, players: int, taker: int
@@ -53,6 +58,7 @@ def _params(rules: Rules, mode: int, max_team: int, players: int, taker: int
     params[k.P_PLAYERS] = players
     params[k.P_TAKER] = taker
     params[k.P_LOOP_TRICKS] = k.LOOP_TRICKS
+    params[k.P_POINTS] = k.points_row(mode, rules.all_trump_points)
     return params, 1 / raw_per_point
 
 
@@ -73,7 +79,6 @@ def position_of(hand: HandState, max_team: int | None = None) -> Position:
         max_team = team_of(hand.turn)
     rules = hand.rules
     params, scale = _params(rules, hand.mode, max_team, hand.n, hand.taker)
-    points = np.array(hand._points, dtype=np.int64)
     trick_points = sum(hand._points[c] for c in hand.trick)
     won = [0, 0]
     for w in hand.trick_winners:
@@ -81,7 +86,7 @@ def position_of(hand: HandState, max_team: int | None = None) -> Position:
     return Position(hands, n_in, leader, hand.led if n_in else 0,
                     hand.best_card if n_in else 0, hand.best_value if n_in else 0,
                     hand.best_seat if n_in else 0, trick_points, won[0], won[1], params,
-                    points, scale)
+                    scale)
 
 
 def _state(pos: Position) -> tuple[np.ndarray, int, int, int, int, int, int, int, int, int]:
@@ -119,14 +124,14 @@ class Solver:
     def value(self, pos: Position) -> int:
         """The raw value (card points of ``max_team`` from now on, dix de der and capot
         bonus included) with best play by everyone."""
-        return int(k.solve_window(*_state(pos), pos.params, pos.points, self.table,
+        return int(k.solve_window(*_state(pos), pos.params, self.table,
                                   self._next_generation(), self.stats, -1,
                                   *k.new_heuristics()))
 
     def at_least(self, pos: Position, target: int) -> bool:
         """Whether the raw value is ``target`` or more: one null-window search, much
         cheaper than the exact value when only a threshold matters (a contract made)."""
-        g = k.search(*_state(pos), target - 1, target, pos.params, pos.points, self.table,
+        g = k.search(*_state(pos), target - 1, target, pos.params, self.table,
                      self._next_generation(), self.stats, *k.new_heuristics())
         return int(g) >= target
 
@@ -137,7 +142,7 @@ class Solver:
         reps = np.zeros(32, dtype=np.int64)
         legal = int(k.root_representatives(pos.hands, pos.n_in_trick, pos.leader, pos.led,
                                            pos.best_card, pos.best_value, pos.best_seat,
-                                           pos.params, pos.points, reps))
+                                           pos.params, reps))
         cards = [c for c in range(32) if legal >> c & 1]
         searched = [c for c in cards if reps[c] == c]
         if self.threads == 1:
@@ -176,7 +181,7 @@ class Solver:
                      ) -> dict[Card, int]:
         cards = np.empty(8, dtype=np.int64)
         values = np.empty(8, dtype=np.int64)
-        n = k.move_values(*_state(pos), pos.params, pos.points, self.table, gen,
+        n = k.move_values(*_state(pos), pos.params, self.table, gen,
                           stats, cards, values, only, guess, history, killers)
         return {int(cards[i]): int(values[i]) for i in range(n)}
 
@@ -185,7 +190,7 @@ def rollouts(pos: Position, count: int, seed: int = 0) -> tuple[float, float]:
     """Mean card points of each team over ``count`` random legal playouts."""
     totals = np.zeros(2, dtype=np.int64)
     k.rollouts(pos.hands, pos.n_in_trick, pos.leader, pos.led, pos.best_card, pos.best_value,
-               pos.best_seat, pos.trick_points, pos.params, pos.points, count, seed, totals)
+               pos.best_seat, pos.trick_points, pos.params, count, seed, totals)
     return totals[0] / count, totals[1] / count
 
 
@@ -221,8 +226,7 @@ def position_from_view(view: SeatView, hands: list[CardSet], max_team: int) -> P
             won[team_of(t.winner)] = 1
     params, scale = _params(rules, mode, max_team, n, view.taker)
     return Position(arr, len(cards), leader, led, best_card, best_value, best_seat,
-                    sum(pts[c] for c in cards), won[0], won[1], params,
-                    np.array(pts, dtype=np.int64), scale)
+                    sum(pts[c] for c in cards), won[0], won[1], params, scale)
 
 
 def child_position(pos: Position, card: Card) -> tuple[Position, int]:
@@ -253,7 +257,6 @@ def child_position(pos: Position, card: Card) -> tuple[Position, int]:
         won0 = pos.won0 | (1 if team == 0 else 0)
         won1 = pos.won1 | (1 if team == 1 else 0)
         return Position(hands, 0, best_seat, 0, 0, 0, 0, 0, won0, won1, pos.params,
-                        pos.points, pos.scale), gain
+                        pos.scale), gain
     return Position(hands, pos.n_in_trick + 1, pos.leader, led, best_card, best_value,
-                    best_seat, pts, pos.won0, pos.won1, pos.params, pos.points,
-                    pos.scale), 0
+                    best_seat, pts, pos.won0, pos.won1, pos.params, pos.scale), 0

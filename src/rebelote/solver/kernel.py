@@ -16,7 +16,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from rebelote.cards import HIGHER, SUIT_MASK, WIN_VALUE
+from rebelote.cards import ALL_TRUMP, ALL_TRUMP_POINTS, HIGHER, SUIT_MASK, WIN_VALUE, points_table
 
 # -- tables -------------------------------------------------------------------------------
 
@@ -37,15 +37,28 @@ def _order_table() -> np.ndarray:
 
 ORDER_TABLE = _order_table()
 
+# Card points: one row per suit contract, sans atout, then tout atout under each of its
+# RULES.md options (``points_row``). Read as a constant, like the tables above: an array
+# passed to a compiled function costs two atomic reference counts a call.
+ALL_TRUMP_OPTIONS = tuple(ALL_TRUMP_POINTS)
+POINTS_TABLE = np.array([points_table(m) for m in range(ALL_TRUMP)]
+                        + [points_table(ALL_TRUMP, o) for o in ALL_TRUMP_OPTIONS],
+                        dtype=np.int64)
+
+
+def points_row(mode: int, all_trump_points: str) -> int:
+    """The row of ``POINTS_TABLE`` that holds the card points of a contract."""
+    return mode if mode < ALL_TRUMP else ALL_TRUMP + ALL_TRUMP_OPTIONS.index(all_trump_points)
+
 # Position flags (``params`` array).
 (P_MODE, P_UNDERTRUMP, P_PARTNER_FREE, P_MAX_TEAM, P_CAPOT_BONUS, P_LAST_BONUS, P_PLAYERS,
- P_TAKER, P_LOOP_TRICKS) = range(9)
-N_PARAMS = 9
+ P_TAKER, P_LOOP_TRICKS, P_POINTS) = range(10)
+N_PARAMS = 10
 # The last tricks solved by plain loops rather than the search's frames (P_LOOP_TRICKS;
 # 1: none). On the 40 bench deals, every root card: 3 tricks 13.0 ms median, 70 max;
 # 4 tricks 12.0 / 58; 5 tricks 14.6 / 69.
 LOOP_TRICKS = 4
-RuleTuple = tuple[int, int, int, int, int, int, int, int, int]
+RuleTuple = tuple[int, int, int, int, int, int, int, int, int, int]
 MAX_DEPTH = 40
 
 TT_BITS = 18
@@ -131,14 +144,14 @@ def lowest_bit_index(x: int) -> int:
 
 
 @njit(cache=True)
-def _zero_mask(mode: int, points: np.ndarray) -> int:
+def _zero_mask(mode: int, row: int) -> int:
     """The point-less weakest cards of each suit (7 8 9 plain, 7 8 trump): the only cards
     that can be equivalent (every other card of a suit is worth its own points)."""
     zero_mask = 0
     for s in range(4):
         for i in range(7, -1, -1):
             c = ORDER_TABLE[mode, s, i]
-            if points[c] != 0:
+            if POINTS_TABLE[row, c] != 0:
                 break
             zero_mask |= 1 << c
     return zero_mask
@@ -236,7 +249,7 @@ def _rule_tuple(params: np.ndarray) -> RuleTuple:
     """The rule parameters as a tuple: passed by value, where an array passed to a
     function costs two atomic reference counts."""
     return (params[0], params[1], params[2], params[3], params[4], params[5], params[6],
-            params[7], params[8])
+            params[7], params[8], params[9])
 
 
 @njit(cache=True, inline="always")
@@ -289,8 +302,7 @@ NO_FOURTH = 32
 @njit(cache=True)
 def _last_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int, won1: int,
                  alpha: int, beta: int, first: int, tricks: int, remaining_points: int,
-                 rules: RuleTuple, points: np.ndarray,
-                 tt: np.ndarray, gen: int) -> tuple[int, int]:
+                 rules: RuleTuple, tt: np.ndarray, gen: int) -> tuple[int, int]:
     """The value of the last ``tricks`` tricks (``remaining_points``: their cards' points)
     and the best lead: fail-soft alpha-beta, plain loops over the cards of the first of
     them (``first``: the lead tried first, -1 none); after it, the last trick played out,
@@ -303,6 +315,7 @@ def _last_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int, won
     partner_free = rules[P_PARTNER_FREE]
     max_team = rules[P_MAX_TEAM]
     taker = rules[P_TAKER]
+    row = rules[P_POINTS]
     s0 = leader
     s1 = _next_seat(s0, players)
     s2 = _next_seat(s1, players)
@@ -337,7 +350,8 @@ def _last_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int, won
                 m2 &= m2 - 1
                 _, bc2, bv2, bs2 = _trick_step(c2, s2, 2, led, bc1, bv1, bs1, mode)
                 played = (1 << c0) | (1 << c1) | (1 << c2)
-                pts = points[c0] + points[c1] + points[c2]
+                pts = (POINTS_TABLE[row, c0] + POINTS_TABLE[row, c1]
+                       + POINTS_TABLE[row, c2])
                 a3, b3 = a2, b2
                 v3 = -INF if max3 else INF
                 m3 = legal_mask(h[s3], 3, led, bc2, bv2, bs2, s3, mode, undertrump,
@@ -349,7 +363,7 @@ def _last_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int, won
                         bs3, trick_pts, rest = bs2, pts, ~played
                     else:
                         _, _, _, bs3 = _trick_step(c3, s3, 3, led, bc2, bv2, bs2, mode)
-                        trick_pts, rest = pts + points[c3], ~(played | (1 << c3))
+                        trick_pts, rest = pts + POINTS_TABLE[row, c3], ~(played | (1 << c3))
                     wt = _team(bs3, players, taker)
                     gain = trick_pts if wt == max_team else 0
                     w0 = won0 | (1 if wt == 0 else 0)
@@ -377,7 +391,7 @@ def _last_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int, won
                         if v < 0:
                             v, lead = _last_tricks(r0, r1, r2, r3, bs3, w0, w1, a, b, lead,
                                                    tricks - 1, remaining_points - trick_pts,
-                                                   rules, points, tt, gen)
+                                                   rules, tt, gen)
                             data = _entry(v, a, b, lead, gen)
                             tt[slot, 0] = key ^ data
                             tt[slot, 1] = data
@@ -393,7 +407,7 @@ def _last_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int, won
 @njit(cache=True, nogil=True)
 def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
            best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
-           alpha: int, beta: int, params: np.ndarray, points: np.ndarray, tt: np.ndarray,
+           alpha: int, beta: int, params: np.ndarray, tt: np.ndarray,
            gen: int, stats: np.ndarray, history: np.ndarray, killers: np.ndarray) -> int:
     """Fail-soft alpha-beta, iterative: the points ``max_team`` collects from here on
     (dix de der and capot bonus included) with best play by everyone.
@@ -418,6 +432,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
     partner_free = params[P_PARTNER_FREE]
     rules = _rule_tuple(params)
     loop_tricks = params[P_LOOP_TRICKS]
+    points = POINTS_TABLE[params[P_POINTS]]
     win = WIN_TABLE[mode]
     higher = HIGHER_TABLE[mode]
     fr = np.zeros((MAX_DEPTH, N_FIELDS), dtype=np.int64)
@@ -441,7 +456,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
         rpts += points[lowest_bit_index(m)]
         m &= m - 1
     fr[d, F_RPTS] = rpts
-    zero_mask = _zero_mask(mode, points)
+    zero_mask = _zero_mask(mode, params[P_POINTS])
     entering = True
     ret = 0
     while True:
@@ -560,7 +575,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
                                                  fr[d, F_LEADER], fr[d, F_WON0],
                                                  fr[d, F_WON1], a, b, tt_move,
                                                  popcount(remaining) // players,
-                                                 fr[d, F_RPTS], rules, points, tt, gen)
+                                                 fr[d, F_RPTS], rules, tt, gen)
                         data = _entry(ret, a, b, lead, gen)
                         tt[slot, 0] = key ^ data
                         tt[slot, 1] = data
@@ -743,7 +758,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
 @njit(cache=True, nogil=True)
 def solve_window(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
                  best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
-                 params: np.ndarray, points: np.ndarray, tt: np.ndarray, gen: int,
+                 params: np.ndarray, tt: np.ndarray, gen: int,
                  stats: np.ndarray, guess: int, history: np.ndarray, killers: np.ndarray
                  ) -> int:
     """The exact value. With a ``guess`` (>= 0; the value of a sibling move), an aspiration
@@ -757,7 +772,7 @@ def solve_window(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best
     while True:
         stats[1] += 1
         g = search(hands, n_in_trick, leader, led, best_card, best_value, best_seat,
-                   trick_points, won0, won1, a, b, params, points, tt, gen, stats,
+                   trick_points, won0, won1, a, b, params, tt, gen, stats,
                    history, killers)
         if a < g < b or (g <= a and a < 0) or (g >= b and b >= 0x1FFF):
             return g
@@ -770,7 +785,7 @@ def solve_window(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best
 @njit(cache=True)
 def root_representatives(hands: np.ndarray, n_in_trick: int, leader: int, led: int,
                          best_card: int, best_value: int, best_seat: int,
-                         params: np.ndarray, points: np.ndarray, reps: np.ndarray) -> int:
+                         params: np.ndarray, reps: np.ndarray) -> int:
     """The legal cards of the player to move (returned), and in ``reps`` for each of them
     the card whose value it shares: itself, or the strongest card of its run of
     equivalent point-less cards (one search answers for the run)."""
@@ -779,7 +794,7 @@ def root_representatives(hands: np.ndarray, n_in_trick: int, leader: int, led: i
     player = (leader + n_in_trick) % players
     legal = legal_mask(hands[player], n_in_trick, led, best_card, best_value, best_seat,
                        player, mode, params[P_UNDERTRUMP], params[P_PARTNER_FREE], players)
-    zero_mask = _zero_mask(mode, points)
+    zero_mask = _zero_mask(mode, params[P_POINTS])
     drop = 0
     if legal & zero_mask:
         remaining = hands[0] | hands[1] | hands[2] | hands[3]
@@ -806,7 +821,7 @@ def root_representatives(hands: np.ndarray, n_in_trick: int, leader: int, led: i
 @njit(cache=True, nogil=True)
 def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
                 best_value: int, best_seat: int, trick_points: int, won0: int, won1: int,
-                params: np.ndarray, points: np.ndarray, tt: np.ndarray, gen: int,
+                params: np.ndarray, tt: np.ndarray, gen: int,
                 stats: np.ndarray, out_cards: np.ndarray, out_values: np.ndarray,
                 only: int, guess: int, history: np.ndarray, killers: np.ndarray) -> int:
     """Exact value (for ``max_team``) of every legal card of the player to move that is in
@@ -836,7 +851,7 @@ def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_
                 nbv, nbc, nbs = v, c, player
             else:
                 nbv, nbc, nbs = best_value, best_card, best_seat
-        pts = trick_points + points[c]
+        pts = trick_points + POINTS_TABLE[params[P_POINTS], c]
         if n_in_trick == players - 1:
             if (hands[0] | hands[1] | hands[2] | hands[3]) == 0:
                 pts += params[P_LAST_BONUS]
@@ -845,11 +860,11 @@ def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_
             value = gain + solve_window(hands, 0, nbs, 0, 0, 0, 0, 0,
                                         won0 | (1 if wteam == 0 else 0),
                                         won1 | (1 if wteam == 1 else 0),
-                                        params, points, tt, gen, stats, guess - gain,
+                                        params, tt, gen, stats, guess - gain,
                                         history, killers)
         else:
             value = solve_window(hands, n_in_trick + 1, leader, nled, nbc, nbv, nbs, pts,
-                                 won0, won1, params, points, tt, gen, stats, guess,
+                                 won0, won1, params, tt, gen, stats, guess,
                                  history, killers)
         hands[player] ^= bit
         guess = value
@@ -875,12 +890,13 @@ def _xorshift(state: np.ndarray) -> np.uint64:
 @njit(cache=True)
 def rollouts(hands_in: np.ndarray, n_in_trick: int, leader: int, led: int, best_card: int,
              best_value: int, best_seat: int, trick_points: int, params: np.ndarray,
-             points: np.ndarray, count: int, seed: int, totals: np.ndarray) -> None:
+             count: int, seed: int, totals: np.ndarray) -> None:
     """Play ``count`` random legal games to the end from the position; add each team's
     card points (dix de der included) to ``totals``."""
     mode = params[P_MODE]
     players = params[P_PLAYERS]
     win = WIN_TABLE[mode]
+    points = POINTS_TABLE[params[P_POINTS]]
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64((seed * 2654435761 + 88172645463325252) & 0x7FFFFFFFFFFFFFFF) | np.uint64(1)
     hands = np.empty(4, dtype=np.int64)
