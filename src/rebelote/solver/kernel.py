@@ -295,6 +295,14 @@ def _trick_step(card: int, seat: int, n: int, led: int, best_card: int, best_val
     return led, best_card, best_value, best_seat
 
 
+@njit(cache=True, inline="always")
+def _most(points_out: int, won0: int, won1: int, rules: RuleTuple) -> int:
+    """The most ``max_team`` collects from a trick's start on: the points still out,
+    dix de der, and the capot bonus while the other side has no trick."""
+    theirs = won1 if rules[P_MAX_TEAM] == 0 else won0
+    return points_out + rules[P_LAST_BONUS] + (rules[P_CAPOT_BONUS] if theirs == 0 else 0)
+
+
 # The fourth card of a trick in the loops below when three play: none (one pass).
 NO_FOURTH = 32
 
@@ -369,10 +377,14 @@ def _last_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int, won
                     w0 = won0 | (1 if wt == 0 else 0)
                     w1 = won1 | (1 if wt == 1 else 0)
                     r0, r1, r2, r3 = h[0] & rest, h[1] & rest, h[2] & rest, h[3] & rest
+                    points_out = remaining_points - trick_pts
                     if tricks == 2:
                         v = _last_trick(r0, r1, r2, r3, bs3, w0, w1,
-                                        remaining_points - trick_pts + rules[P_LAST_BONUS],
-                                        rules)
+                                        points_out + rules[P_LAST_BONUS], rules)
+                    elif gain >= b3:  # bounds first (cheaper than the table's probe)
+                        v = 0
+                    elif gain + _most(points_out, w0, w1, rules) <= a3:
+                        v = _most(points_out, w0, w1, rules)
                     else:
                         key = (r0 | r1 | r2 | r3) | ((bs3 | (w0 << 22) | (w1 << 23)) << 32)
                         slot = _hash(key)
