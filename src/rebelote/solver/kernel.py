@@ -61,7 +61,10 @@ LOOP_TRICKS = 4
 RuleTuple = tuple[int, int, int, int, int, int, int, int, int, int]
 MAX_DEPTH = 40
 
-TT_BITS = 18
+# 2^17 entries of 16 bytes: 2 MB, one core's L2 cache here. Against 2^18, on the 40 bench
+# deals every root card, interleaved: median and max 3-5% lower (suit contracts); sans
+# atout / tout atout medians 3% lower, their max (0.3-0.4 s) 9-11% higher.
+TT_BITS = 17
 TT_SIZE = 1 << TT_BITS
 GENERATIONS = 1 << 25  # solves between two clearings of the table (see Solver)
 INF = 1 << 20
