@@ -50,6 +50,8 @@ def brute(h: HandState, team: int) -> int:
 
 
 def random_endgame(rng: random.Random, rules: Rules, max_cards_left: int) -> HandState:
+    """A random hand in play (random bids and cards) with 1 to ``max_cards_left`` cards
+    still out; 0: before the first card."""
     while True:
         h = HandState.new(rules, rng.randrange(rules.players), rng)
         while h.phase == 0:

@@ -44,6 +44,7 @@ ALL_TRUMP_OPTIONS = tuple(ALL_TRUMP_POINTS)
 POINTS_TABLE = np.array([points_table(m) for m in range(ALL_TRUMP)]
                         + [points_table(ALL_TRUMP, o) for o in ALL_TRUMP_OPTIONS],
                         dtype=np.int64)
+POINTS_TABLE.setflags(write=False)  # positions hand out its rows
 
 
 def points_row(mode: int, all_trump_points: str) -> int:
