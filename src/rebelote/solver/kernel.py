@@ -307,6 +307,33 @@ def _most(points_out: int, won0: int, won1: int, rules: RuleTuple) -> int:
     return points_out + rules[P_LAST_BONUS] + (rules[P_CAPOT_BONUS] if theirs == 0 else 0)
 
 
+@njit(cache=True, inline="always")
+def _masters(hand: int, others: int, mode: int) -> int:
+    """The cards of ``hand`` that no card of ``others`` beats in their suit."""
+    masters = 0
+    m = hand
+    while m != 0:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        if HIGHER_TABLE[mode, c] & others == 0:
+            masters |= 1 << c
+    return masters
+
+
+@njit(cache=True, inline="always")
+def _richest(cards: int, mode: int, row: int) -> int:
+    """The card of ``cards`` (not empty) worth the most points, the strongest of equals."""
+    best, best_key = -1, -1
+    m = cards
+    while m != 0:
+        c = lowest_bit_index(m)
+        m &= m - 1
+        key = POINTS_TABLE[row, c] * 8 + WIN_TABLE[mode, c]
+        if key > best_key:
+            best, best_key = c, key
+    return best
+
+
 # The fourth card of a trick in the loops below when three play: none (one pass).
 NO_FOURTH = 32
 
@@ -341,8 +368,17 @@ def _last_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int, won
     v0 = -INF if max0 else INF
     best = -1
     m0 = h[s0]
+    masters = _masters(m0, (h[0] | h[1] | h[2] | h[3]) & ~m0, mode)
     while m0 != 0 and a0 < b0:
-        c0 = first if first >= 0 and (m0 >> first) & 1 else lowest_bit_index(m0)
+        # Leads: the table's card, then masters richest first, then the rest from the
+        # lowest card up (on the 40 bench deals, every root card: max 52 -> 46 ms
+        # against the lowest card first; the search's full lead order was no better).
+        if first >= 0 and (m0 >> first) & 1:
+            c0 = first
+        elif masters & m0:
+            c0 = _richest(masters & m0, mode, row)
+        else:
+            c0 = lowest_bit_index(m0)
         m0 &= ~(1 << c0)
         led, bc0, bv0, bs0 = _trick_step(c0, s0, 0, 0, 0, 0, 0, mode)
         a1, b1 = a0, b0
