@@ -258,8 +258,7 @@ def _rule_tuple(params: np.ndarray) -> RuleTuple:
 
 @njit(cache=True, inline="always")
 def _last_trick(h0: int, h1: int, h2: int, h3: int, lead: int, won0: int, won1: int,
-                trick_points: int, rules: RuleTuple
-                ) -> int:
+                trick_points: int, rules: RuleTuple) -> int:
     """The value of the last trick (one card a hand: no choice; ``trick_points``: its
     cards' points and dix de der), the capot bonus included."""
     players = rules[P_PLAYERS]
@@ -346,8 +345,9 @@ def _last_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int, won
     and the best lead: fail-soft alpha-beta, plain loops over the cards of the first of
     them (``first``: the lead tried first, -1 none); after it, the last trick played out,
     or the tricks left from the table when it knows, else solved (this function) and
-    stored under the key the search uses at a trick's start. Loops, without frames, move
-    ordering or a table inside a trick, are faster than the search near the end."""
+    stored under the key the search uses at a trick's start. Loops, without frames or a
+    table inside a trick and with a simple lead order, are faster than the search near
+    the end."""
     players = rules[P_PLAYERS]
     mode = rules[P_MODE]
     undertrump = rules[P_UNDERTRUMP]
@@ -470,10 +470,10 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
     merged, moves ordered by the table's card, two killers per depth, for a lead a
     history of the leads that cut off, then the card's role in the trick. (The same
     history for the cards played later in a trick ordered them worse than their role
-    alone: 26.4M against 21.8M nodes on the 40 bench deals.) The last three tricks are
-    plain loops (:func:`_last_three_tricks`), after the table's probe. The frame stack
-    is a 2-D array indexed in place: array views in this loop cost an atomic reference
-    count each."""
+    alone: 26.4M against 21.8M nodes on the 40 bench deals.) The last tricks
+    (``P_LOOP_TRICKS``) are plain loops (:func:`_last_tricks`), after the table's
+    probe. The frame stack is a 2-D array indexed in place: array views in this loop
+    cost an atomic reference count each."""
     mode = params[P_MODE]
     players = params[P_PLAYERS]
     max_team = params[P_MAX_TEAM]
