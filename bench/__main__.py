@@ -25,8 +25,14 @@ FLOOR_HANDS_PER_S = 10_000
 GOAL_HANDS_PER_S = 15_000
 
 
-def _run(cmd: list[str]) -> dict[str, Any]:
-    out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=600)
+def _run(cmd: list[str], timeout: float | None = 600) -> dict[str, Any]:
+    """Run a bench script: its last line on stdout is its JSON result; on failure, its
+    last line on stderr (or the timeout) as ``error``. The strength matches run without a
+    timeout: 2,000 deals against colver take about 10 minutes here."""
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"no result in {timeout} s"}
     if out.returncode != 0:
         return {"error": out.stderr.strip().splitlines()[-1] if out.stderr else "failed"}
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -176,11 +182,11 @@ def bots_section(console: Console) -> None:
         progress.add_task(f"expert vs colver IS-DD ({STRENGTH_DEALS} deals, two runs)",
                           total=None)
         peer = _run([sys.executable, "-m", "bench.peer_match", "colver", "--deals",
-                     str(STRENGTH_DEALS)])
+                     str(STRENGTH_DEALS)], timeout=None)
         peer_play = _run([sys.executable, "-m", "bench.peer_match", "colver", "--deals",
-                          str(STRENGTH_DEALS // 4), "--play-only"])
+                          str(STRENGTH_DEALS // 4), "--play-only"], timeout=None)
         cli = _run([sys.executable, "-m", "bench.peer_match", "belote-cli", "--deals",
-                    str(STRENGTH_DEALS)])
+                    str(STRENGTH_DEALS)], timeout=None)
         progress.advance(task)
     table = Table(title="Solver and bots (identical deals; targets from the bots issue)")
     for col in ("measure", "rebelote", "colver", "target", "met"):

@@ -14,8 +14,12 @@ import random
 import statistics
 import subprocess
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from rich.console import Console
+from rich.progress import track
 
 from rebelote.bots import make_bot
 from rebelote.cards import cards_of
@@ -179,6 +183,14 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
     return hand.score().scored if not hand.is_void else (0, 0)
 
 
+def _deals(count: int, label: str) -> Iterable[int]:
+    """``range(count)`` with a progress bar on a terminal (none when the output is
+    captured, as under ``make bench``, which shows its own)."""
+    console = Console(stderr=True)
+    return track(range(count), description=label, console=console, transient=True,
+                 disable=not console.is_terminal)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("peer", choices=["colver", "belote-cli"])
@@ -194,7 +206,7 @@ def main() -> None:
     if args.peer == "belote-cli":
         cli = BeloteCli("hard")
         cli_diffs = []
-        for i in range(args.deals):
+        for i in _deals(args.deals, "belote-cli hard"):
             deck = deal_deck(rng)
             a = play_classic_deal(cli, deck, i % 4, True, args.level, 1000 + i, times)
             b = play_classic_deal(cli, deck, i % 4, False, args.level, 1000 + i, times)
@@ -220,7 +232,7 @@ def main() -> None:
     peer = Colver(time_ms)
     diffs = []
     bid_times: list[float] = []  # ours, for the record: colver's bidder is a fixed rule
-    for i in range(args.deals):
+    for i in _deals(args.deals, f"colver IS-DD at {time_ms} ms"):
         deck = deal_deck(rng)
         dealer = i % 4
         a = play_deal(peer, deck, dealer, True, args.level, 1000 + i, times, args.play_only,
