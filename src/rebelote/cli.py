@@ -25,6 +25,21 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="rebelote: belote and its family — rules engine, records, bots.")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from rebelote import __version__
+
+        print(f"rebelote {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True,
+        help="Print the version and exit.")] = False) -> None:
+    """rebelote: belote and its family — rules engine, records, bots."""
+
+
 def _fail(message: str, code: int = 2, payload: dict[str, Any] | None = None,
           as_json: bool = False) -> NoReturn:
     if as_json and payload is not None:
@@ -322,38 +337,56 @@ def play(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port.")] = 8000,
+    host: Annotated[str | None, typer.Option(
+        help="Address to listen on [env REBELOTE_HOST; default 127.0.0.1].")] = None,
+    port: Annotated[int | None, typer.Option(
+        help="Port [env REBELOTE_PORT; default 8000].")] = None,
     database: Annotated[str | None, typer.Option(
-        help="SQLAlchemy URL (default: SQLite in ~/.local/share/rebelote).")] = None,
+        help="SQLAlchemy URL [env REBELOTE_DATABASE_URL; default SQLite in the data "
+             "folder].")] = None,
     redis: Annotated[str | None, typer.Option(
         help="Redis URL: the scale-out mode (several processes, here or on other "
-             "machines, share the database and this Redis).")] = None,
-    workers: Annotated[int, typer.Option(
-        min=1, help="Server processes on this machine (more than one needs --redis).")] = 1,
+             "machines, share the database and this Redis) [env REBELOTE_REDIS_URL].")
+    ] = None,
+    workers: Annotated[int | None, typer.Option(
+        help="Server processes on this machine (more than one needs --redis) "
+             "[env REBELOTE_WORKERS; default 1].")] = None,
+    data_dir: Annotated[Path | None, typer.Option(
+        help="Data folder [env REBELOTE_DATA_DIR; default the user data folder].")] = None,
+    log_format: Annotated[str | None, typer.Option(
+        help="plain or json [env REBELOTE_LOG_FORMAT; default plain].")] = None,
+    log_level: Annotated[str | None, typer.Option(
+        help="debug, info, warning or error [env REBELOTE_LOG_LEVEL; default info].")] = None,
+    owner_timeout: Annotated[float | None, typer.Option(
+        help="Seconds before a dead process's tables are taken over "
+             "[env REBELOTE_OWNER_TIMEOUT; default 15].")] = None,
+    name: Annotated[str | None, typer.Option(
+        help="This process's name in logs and metrics [env REBELOTE_NAME].")] = None,
+    migrate: Annotated[bool | None, typer.Option(
+        "--migrate/--no-migrate",
+        help="Upgrade the database schema at start [env REBELOTE_MIGRATE; default on].")
+    ] = None,
 ) -> None:
-    """The web platform: lobby, tables with bots and friends, history, statistics."""
-    import os
+    """The web platform: lobby, tables with bots and friends, history, statistics.
+    Every option can also be set by its environment variable (docs/operations.md)."""
+    from rebelote.server.settings import Settings, SettingsError
 
-    import uvicorn
+    try:
+        settings = Settings.load(host=host, port=port, database=database, redis=redis,
+                                 workers=workers, data_dir=data_dir, log_format=log_format,
+                                 log_level=log_level, owner_timeout=owner_timeout,
+                                 name=name, migrate=migrate)
+    except SettingsError as exc:
+        _fail(str(exc), 2)
+    from rebelote.server.app import run
 
-    from rebelote.server.app import create_app, default_database_url, load_secret
-    from rebelote.server.store import upgrade
-
-    if workers > 1 and redis is None:
-        _fail("several workers share their tables through Redis: give --redis URL", 2)
-    # States are small: compressing each WebSocket message costs more than it saves.
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": "info",
-                               "ws_per_message_deflate": False}
-    if workers == 1:
-        uvicorn.run(create_app(database, redis_url=redis), **options)
-        return
-    url = database or default_database_url()
-    upgrade(url)  # once, before the workers start
-    os.environ.update(REBELOTE_DATABASE_URL=url, REBELOTE_REDIS_URL=redis or "",
-                      REBELOTE_MIGRATED="1", REBELOTE_SECRET=load_secret())
-    uvicorn.run("rebelote.server.app:app_from_environment", factory=True, workers=workers,
-                **options)
+    try:
+        run(settings)
+    except ModuleNotFoundError as exc:
+        extra = {"psycopg": "postgres", "redis": "cluster"}.get(str(exc.name).split(".")[0])
+        if extra is None:
+            raise
+        _fail(f"{exc.name} is not installed: pip install 'rebelote[{extra}]'", 1)
 
 
 score_app = typer.Typer(
@@ -363,9 +396,11 @@ app.add_typer(score_app, name="score")
 
 
 def default_sheet_path() -> Path:
-    """Where the pad keeps its sheet: $XDG_DATA_HOME/rebelote/score-sheet.json."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "rebelote" / "score-sheet.json"
+    """Where the pad keeps its sheet: score-sheet.json in the data folder
+    (:mod:`rebelote.paths`)."""
+    from rebelote.paths import data_dir
+
+    return data_dir() / "score-sheet.json"
 
 
 @score_app.callback()

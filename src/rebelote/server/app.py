@@ -22,7 +22,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerifyMismatchError
@@ -36,36 +36,16 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rebelote.rules import OPTION_NAMES, OPTIONS, PRESETS
-from rebelote.server.cluster import Cluster
+from rebelote.server.observability import Observability, RequestContext, configure_logging
+from rebelote.server.settings import Settings
 from rebelote.server.store import Store
 from rebelote.server.tables import TABLE_FIXED_OPTIONS, ServiceError, TableService
 
+if TYPE_CHECKING:
+    from rebelote.server.cluster import Cluster
+
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
-
-
-def data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    path = Path(base) / "rebelote"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def default_database_url() -> str:
-    return f"sqlite:///{data_dir() / 'server.sqlite'}"
-
-
-def load_secret() -> str:
-    """The key that signs session cookies: $REBELOTE_SECRET, or one made once and kept
-    (mode 0600) in the data folder, so that a restart logs nobody out."""
-    if os.environ.get("REBELOTE_SECRET"):
-        return os.environ["REBELOTE_SECRET"]
-    path = data_dir() / "server-secret"
-    if not path.exists():
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as out:
-            out.write(secrets.token_hex(32))
-    return path.read_text().strip()
 
 
 class Connections:
@@ -122,16 +102,26 @@ class GroupCommit:
 
 def create_app(database_url: str | None = None, secret: str | None = None,
                seed: int | None = None, redis_url: str | None = None,
-               migrate: bool = True) -> Starlette:
+               migrate: bool = True, settings: Settings | None = None) -> Starlette:
     """The application, with its store (SQLite by default, any SQLAlchemy URL). With a
-    ``redis_url``, one process of the scale-out mode (:mod:`rebelote.server.cluster`)."""
-    store = Store(database_url or default_database_url(), migrate=migrate)
+    ``redis_url``, one process of the scale-out mode (:mod:`rebelote.server.cluster`).
+    ``settings`` gives everything at once; the other arguments override it."""
+    base = settings or Settings()
+    settings = base.with_(database=database_url or base.database,
+                          redis=redis_url or base.redis, migrate=migrate and base.migrate)
+    redis_url = settings.redis
+    store = Store(settings.database_url, migrate=settings.migrate)
     service = TableService(store, seed=seed, load_all=redis_url is None)
     connections = Connections()
     group = GroupCommit(service)
     cluster: Cluster | None = None
-    if redis_url is not None:
-        cluster = Cluster(service, redis_url, connections.send_text, commit=group.flush)
+    if redis_url:
+        from rebelote.server.cluster import Cluster  # needs rebelote[cluster]
+
+        cluster = Cluster(service, redis_url, connections.send_text, commit=group.flush,
+                          owner_timeout=settings.owner_timeout, name=settings.name)
+    observe = Observability(settings, service, store, cluster=cluster, sockets=lambda: sum(
+        len(s) for s in connections.by_player.values()))
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -256,8 +246,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         player = request.query_params.get("player") or request.session.get("player")
         if not player:
             return JSONResponse({"error": "whose statistics? sign in or give ?player="}, 400)
-        return JSONResponse(service.stats(player) | {
-            "rating": service.ratings().get(player)})
+        return JSONResponse(service.stats(player) | {"rating": service.rating(player)})
 
     async def ratings(request: Request) -> Response:
         board = sorted(service.ratings().items(), key=lambda kv: -kv[1]["ordinal"])
@@ -289,14 +278,15 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                         message = json.loads(text)
                     except ValueError:
                         message = None
-                if cluster is not None:
-                    await cluster.receive(player, nickname, message)
-                    continue
-                out = service.handle(player, message, commit=False)
-                if service.uncommitted:
-                    await group.flush()
-                for recipient, answer in out:
-                    await connections.send(recipient, answer)
+                with observe.message(message):
+                    if cluster is not None:
+                        await cluster.receive(player, nickname, message)
+                        continue
+                    out = service.handle(player, message, commit=False)
+                    if service.uncommitted:
+                        await group.flush()
+                    for recipient, answer in out:
+                        await connections.send(recipient, answer)
         except WebSocketDisconnect:
             pass
         finally:
@@ -315,6 +305,11 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tune_garbage_collector()
+        async with observe.running(), _serve():
+            yield
+
+    @contextlib.asynccontextmanager
+    async def _serve() -> AsyncIterator[None]:
         if cluster is not None:  # the cluster's own loop makes time pass
             await cluster.start()
             try:
@@ -347,17 +342,41 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         Route("/stats", stats_page),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        *observe.routes,
     ]
-    middleware = [Middleware(SessionMiddleware, secret_key=secret or load_secret(),
+    middleware = [Middleware(RequestContext),
+                  Middleware(SessionMiddleware, secret_key=secret or settings.secret(),
                              same_site="lax", https_only=False)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.service = service
+    app.state.observe = observe
     return app
 
 
 def app_from_environment() -> Starlette:
-    """One worker of ``rebelote serve --workers N``: settings from the environment
-    ($REBELOTE_DATABASE_URL, $REBELOTE_REDIS_URL; the parent ran the migrations)."""
-    return create_app(os.environ.get("REBELOTE_DATABASE_URL") or None,
-                      redis_url=os.environ.get("REBELOTE_REDIS_URL") or None,
-                      migrate=os.environ.get("REBELOTE_MIGRATED") != "1")
+    """One worker of ``rebelote serve --workers N``: the settings from the environment
+    (:meth:`Settings.to_env`; the parent ran the migrations)."""
+    settings = Settings.load()
+    configure_logging(settings)
+    return create_app(settings=settings)
+
+
+def run(settings: Settings) -> None:
+    """``rebelote serve``: one process, or ``workers`` sharing the port (uvicorn)."""
+    import uvicorn
+
+    from rebelote.server.store import upgrade
+
+    configure_logging(settings)
+    # States are small: compressing each WebSocket message costs more than it saves.
+    options: dict[str, Any] = {"host": settings.host, "port": settings.port,
+                               "log_config": None, "access_log": False,
+                               "ws_per_message_deflate": False}
+    if settings.workers == 1:
+        uvicorn.run(create_app(settings=settings), **options)
+        return
+    upgrade(settings.database_url)  # once, before the workers start
+    os.environ.update(settings.with_(migrate=False).to_env(),
+                      REBELOTE_SECRET=settings.secret())
+    uvicorn.run("rebelote.server.app:app_from_environment", factory=True,
+                workers=settings.workers, **options)

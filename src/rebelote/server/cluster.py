@@ -17,6 +17,12 @@ player's WebSocket may land on any process:
 - the lobby is the Redis hash ``rebelote:lobby`` that owners keep current.
 
 Nothing here knows the game: messages go through :class:`TableService` unchanged.
+
+Failures (docs/operations.md): when the database refuses a commit, nothing of it is
+sent and this process forgets every table it runs (they are rebuilt from the database,
+the truth, by the next message for each), the sender hears ``unavailable``; when Redis
+goes away, messages are refused the same way until it is back, then each process
+subscribes again, renews its tables and its players' presence and rewrites the lobby.
 """
 
 from __future__ import annotations
@@ -25,24 +31,30 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis import asyncio as aioredis
+from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
 
 from rebelote.server.tables import Message, TableService
 
 log = logging.getLogger(__name__)
 PREFIX = "rebelote:"
 OWNER_TTL_S = 15
-"""An owner that stops renewing its tables loses them after this long."""
-RENEW_S = 5.0
+"""An owner that stops renewing its tables loses them after this long (the
+``owner_timeout`` setting); it renews them every third of it."""
 TICK_S = 1.0
 
 # Renew a key only if it still holds our id; delete a key only if it holds a given id.
-_RENEW = """if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('expire', KEYS[1], ARGV[2]) else return 0 end"""
+# (A missing key is ours again: Redis was restarted and lost it.)
+_RENEW = """local owner = redis.call('get', KEYS[1])
+if owner == ARGV[1] then return redis.call('expire', KEYS[1], ARGV[2]) end
+if not owner then redis.call('set', KEYS[1], ARGV[1], 'EX', ARGV[2]) return 1 end
+return 0"""
 _DELETE_IF = """if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1]) else return 0 end"""
 
@@ -55,7 +67,8 @@ class Cluster:
 
     def __init__(self, service: TableService, redis_url: str, send_local: Sender,
                  worker_id: str | None = None,
-                 commit: Callable[[], Awaitable[None]] | None = None) -> None:
+                 commit: Callable[[], Awaitable[None]] | None = None,
+                 owner_timeout: float = OWNER_TTL_S, name: str | None = None) -> None:
         self.service = service
         self.commit = commit
         """Commits what the service handled (the web layer's group commit); without
@@ -64,7 +77,10 @@ class Cluster:
         self.redis = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
             redis_url, max_connections=64, timeout=30, decode_responses=True))
         self.send_local = send_local
-        self.id = worker_id or secrets.token_hex(6)
+        self.id = worker_id or (f"{name}-" if name else "") + secrets.token_hex(6)
+        self.ttl = max(1, math.ceil(owner_timeout))
+        """Seconds an owner key lives unrenewed (renewed every third of it)."""
+        self.renew_s = max(TICK_S, self.ttl / 3)
         self.local_sockets: dict[str, int] = {}
         self._pubsub: Any = None
         self._owners: dict[str, str] = {}
@@ -94,7 +110,7 @@ class Cluster:
     # -- life -----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        await self.redis.set(f"{PREFIX}alive:{self.id}", 1, ex=OWNER_TTL_S)
+        await self.redis.set(f"{PREFIX}alive:{self.id}", 1, ex=self.ttl)
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(self.worker_channel(self.id), f"{PREFIX}presence")
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._keep())]
@@ -119,19 +135,68 @@ class Cluster:
 
     async def _keep(self) -> None:
         """Time passes at our tables (turn timers, stand-ins); renew this process's
-        liveness and its tables, forget any table another process took over."""
-        ticks = 0
+        liveness and its tables, forget any table another process took over. A failure
+        (Redis or the database away) is logged and tried again at the next tick."""
+        last_renew = 0.0
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(TICK_S)
-            ticks += 1
-            if ticks * TICK_S >= RENEW_S:
-                ticks = 0
-                await self.redis.set(f"{PREFIX}alive:{self.id}", 1, ex=OWNER_TTL_S)
-                for table in list(self.service.tables):
-                    if not await self._renew(keys=[self.owner_key(table)],
-                                             args=[self.id, OWNER_TTL_S]):
-                        self.service.drop(table)
-            await self.deliver(self.service.tick())
+            try:
+                if loop.time() - last_renew >= self.renew_s:
+                    await self._renew_all()
+                    last_renew = loop.time()
+                try:
+                    out = self.service.tick()
+                except SQLAlchemyError:
+                    self._forget_all("a timed action could not be stored")
+                    continue
+                await self.deliver(out)
+            except (RedisError, OSError) as exc:
+                log.warning("redis unreachable (%s): retrying", exc.__class__.__name__)
+            except Exception:
+                log.exception("the cluster's timer failed; going on")
+
+    async def _renew_all(self) -> None:
+        alive = f"{PREFIX}alive:{self.id}"
+        if not await self.redis.set(alive, 1, ex=self.ttl, xx=True):
+            # Our liveness key is gone: Redis lost its memory (or we were away longer
+            # than the owner timeout). Tell it again who is here and what we run.
+            await self.redis.set(alive, 1, ex=self.ttl)
+            await self._resync()
+        pipe = self.redis.pipeline(transaction=False)
+        tables = list(self.service.tables)
+        for table in tables:
+            await self._renew(keys=[self.owner_key(table)], args=[self.id, self.ttl], client=pipe)
+        for table, kept in zip(tables, await pipe.execute(), strict=True):
+            if not kept:
+                log.info("table %s is run by another process now", table,
+                         extra={"table_id": table})
+                self.service.drop(table)
+                self._lobby.pop(table, None)
+
+    async def _resync(self) -> None:
+        """Presence of this process's players and the lobby entries of its tables,
+        written again (after Redis lost them)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for player, count in self.local_sockets.items():
+            pipe.hset(f"{PREFIX}online:{player}", self.id, count)
+        await pipe.execute()
+        self._lobby.clear()
+        for table in list(self.service.tables):
+            await self._publish_lobby(table)
+        log.info("presence and lobby written again to redis (%d players, %d tables)",
+                 len(self.local_sockets), len(self.service.tables))
+
+    def _forget_all(self, why: str) -> None:
+        """The database refused a commit: forget every table run here (their state in
+        memory may be ahead of the database); the next message for each rebuilds it from
+        the database. Their owner keys expire or are renewed by whoever adopts them."""
+        log.error("%s: the %d tables run here are reloaded from the database on their "
+                  "next message", why, len(self.service.tables))
+        for table in list(self.service.tables):
+            self.service.drop(table)
+        self._lobby.clear()
+        self._owners.clear()
 
     # -- sockets --------------------------------------------------------------------------
 
@@ -182,7 +247,29 @@ class Cluster:
     # -- messages -------------------------------------------------------------------------
 
     async def receive(self, player: str, nickname: str, message: Any) -> None:
-        """A message from a socket of this process: handle it here or pass it on."""
+        """A message from a socket of this process (or passed on by another): handled
+        here or passed on. If the database or Redis fails meanwhile, nothing is
+        acknowledged: the sender hears ``unavailable`` and may try again."""
+        try:
+            await self._receive(player, nickname, message)
+        except SQLAlchemyError as exc:
+            self._forget_all(f"database unreachable ({exc.__class__.__name__})")
+            await self._refuse(player, "the database is unreachable: nothing was done, "
+                                       "try again in a moment")
+        except (RedisError, OSError) as exc:
+            log.warning("redis unreachable (%s): a message refused", exc.__class__.__name__)
+            await self._refuse(player, "the cluster's Redis is unreachable: nothing was "
+                                       "done, try again in a moment")
+
+    async def _refuse(self, player: str, text: str) -> None:
+        error = json.dumps({"type": "error", "code": "unavailable", "message": text})
+        if player in self.local_sockets:
+            await self.send_local(player, error)
+            return
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.publish(self.player_channel(player), f"{self.id}|{error}")
+
+    async def _receive(self, player: str, nickname: str, message: Any) -> None:
         table = message.get("table") if isinstance(message, dict) else None
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "create" or not isinstance(table, str) or table in self.service.tables:
@@ -211,9 +298,14 @@ class Cluster:
         """Become the owner of ``table`` if nobody is; rebuild it from the database."""
         if table in self.service.tables:
             return True
-        if not await self.redis.set(self.owner_key(table), self.id, nx=True, ex=OWNER_TTL_S):
+        if not await self.redis.set(self.owner_key(table), self.id, nx=True, ex=self.ttl):
             return False
-        out = self.service.adopt(table)
+        try:
+            out = self.service.adopt(table)
+        except Exception:
+            self.service.drop(table)
+            await self._delete_if(keys=[self.owner_key(table)], args=[self.id])
+            raise
         if out is None:  # no such table: let the service say so
             await self._delete_if(keys=[self.owner_key(table)], args=[self.id])
             return True
@@ -221,6 +313,7 @@ class Cluster:
         for who in table_obj.seats:
             if "player" in who and not await self.online(who["player"]):
                 self.service.disconnected(who["player"])
+        log.info("table %s taken over", table, extra={"table_id": table})
         await self.deliver(out)
         await self._publish_lobby(table)
         return True
@@ -233,7 +326,7 @@ class Cluster:
         if self.commit is not None and self.service.uncommitted:
             await self.commit()  # before anyone hears of it
         for table in created:
-            await self.redis.set(self.owner_key(table), self.id, ex=OWNER_TTL_S)
+            await self.redis.set(self.owner_key(table), self.id, ex=self.ttl)
         named = message.get("table") if isinstance(message, dict) else None
         for t in created | ({named} if isinstance(named, str) else set()):
             await self._publish_lobby(t)  # the lobby first: an answer may send people there
@@ -272,7 +365,18 @@ class Cluster:
             await pipe.execute()
 
     async def _listen(self) -> None:
-        """Messages passed on by other processes, answers for our players, presence."""
+        """Messages passed on by other processes, answers for our players, presence;
+        when Redis goes away, listen again once it is back (redis-py subscribes the
+        same channels again on reconnecting)."""
+        while True:
+            try:
+                await self._listen_once()
+            except (RedisError, OSError) as exc:
+                log.warning("redis subscription lost (%s): reconnecting",
+                            exc.__class__.__name__)
+                await asyncio.sleep(0.5)
+
+    async def _listen_once(self) -> None:
         mine = self.worker_channel(self.id)
         async for item in self._pubsub.listen():
             if item.get("type") != "message":

@@ -82,7 +82,8 @@ class Store:
         self.url = url
         if migrate:  # the scale-out mode migrates once, before its workers start
             upgrade(url)
-        self.engine = create_engine(url)
+        # A connection is tested before use: a restarted database costs no request.
+        self.engine = create_engine(url, pool_pre_ping=True)
         self._writer: Connection | None = None
         self._insert = insert(ActionRow)
         if url.startswith("sqlite"):
@@ -138,15 +139,17 @@ class Store:
     def load(self, table_id: str | None = None) -> list[StoredTable]:
         """Every table (or the one ``table_id``) with its actions, to rebuild the
         server's state."""
-        out = []
         query = select(TableRow).order_by(TableRow.created_at)
+        actions = select(ActionRow.table_id, ActionRow.kind, ActionRow.payload).order_by(
+            ActionRow.table_id, ActionRow.seq)
         if table_id is not None:
             query = query.where(TableRow.id == table_id)
-        with Session(self.engine) as session:
-            for row in session.scalars(query):
-                actions = session.scalars(select(ActionRow).where(ActionRow.table_id == row.id)
-                                          .order_by(ActionRow.seq))
-                out.append(StoredTable(row.id, json.loads(row.rules), json.loads(row.seats),
-                                       json.loads(row.options),
-                                       [(a.kind, json.loads(a.payload)) for a in actions]))
-        return out
+            actions = actions.where(ActionRow.table_id == table_id)
+        by_table: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+        with Session(self.engine) as session:  # two queries, however many tables
+            rows = session.scalars(query).all()
+            for table, kind, payload in session.execute(actions):
+                by_table.setdefault(table, []).append((kind, json.loads(payload)))
+        return [StoredTable(row.id, json.loads(row.rules), json.loads(row.seats),
+                            json.loads(row.options), by_table.get(row.id, []))
+                for row in rows]

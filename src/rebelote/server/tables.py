@@ -38,6 +38,7 @@ from rebelote.game import Game
 from rebelote.hand import HandState, action_name, deal_deck, parse_action
 from rebelote.rules import Rules, RulesError
 from rebelote.server.store import Store, StoredTable
+from rebelote.server.summary import Summaries
 from rebelote.view import SeatView
 
 Message = dict[str, Any]
@@ -151,9 +152,13 @@ class TableService:
         self.names: dict[str, str] = {}
         """Players' display names (nicknames), set by the web layer."""
         self._pending: list[tuple[str, int, str, dict[str, Any]]] = []
+        self.summaries = Summaries(store)
+        """Statistics and ratings, counted as hands and games finish."""
         if load_all:
+            self.summaries.prime()
             for stored in store.load():
                 self.tables[stored.id] = self._restore(stored)
+            self.summaries.update(self.tables.values())  # what a crash left uncounted
 
     def _restore(self, stored: StoredTable) -> Table:
         """A table rebuilt from the store, exactly where it stood."""
@@ -177,11 +182,13 @@ class TableService:
         seq = table.seq
         self._progress(table)
         self.commit()
+        self.summaries.update([table])
         return self._broadcast(table) if table.seq != seq else []
 
     def drop(self, table_id: str) -> None:
         """Stop running ``table_id`` (another process runs it now)."""
         self.tables.pop(table_id, None)
+        self.summaries.forget(table_id)
 
     def peek(self, table_id: Any) -> Table:
         """A table to read: one this service runs, or else a copy from the store."""
@@ -237,6 +244,8 @@ class TableService:
         if self._pending:
             pending, self._pending = self._pending, []
             self.store.append(pending)
+            touched = {table_id for table_id, *_ in pending}
+            self.summaries.update(self.tables[t] for t in touched if t in self.tables)
 
     def _handle(self, player: str, message: Any) -> list[tuple[str, Message]]:
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -529,57 +538,16 @@ class TableService:
 
     def stats(self, player: str) -> Message:
         """A player's record: games and wins, hands played, contracts taken and made,
-        average card points per hand."""
-        games = wins = hands = taken = made = 0
-        points = 0
-        for table in self.every_table():
-            seat = table.seat_of(player)
-            game = table.game
-            if seat is None or game is None:
-                continue
-            side = self._side_of(table, seat)
-            for hand, score in zip(game.hands, game.scores, strict=False):
-                if hand.is_void:
-                    continue
-                hands += 1
-                points += hand.outcome().card_points[side] if game.sides == 2 else (
-                    hand.seat_points[seat])
-                if hand.taker == seat:
-                    taken += 1
-                    made += score.outcome == "made"
-            if game.is_over:
-                games += 1
-                wins += game.winner == side
-        return {"player": player, "games": games, "wins": wins,
-                "win_rate": round(wins / games, 3) if games else None, "hands": hands,
-                "contracts_taken": taken, "contracts_made": made,
-                "average_points": round(points / hands, 1) if hands else None}
+        average card points per hand (from the summary tables: one row)."""
+        return self.summaries.stats(player)
 
     def ratings(self) -> dict[str, Message]:
-        """Ratings (openskill, Plackett-Luce) from every finished game, in order; bots are
-        rated too, one rating per level."""
-        from openskill.models import PlackettLuce
+        """The best ratings (openskill, Plackett-Luce, game after game as they finish),
+        best first; bots are rated too, one rating per level."""
+        return dict(self.summaries.ratings())
 
-        model = PlackettLuce()
-        rating: dict[str, Any] = {}
-        for table in self.every_table():
-            game = table.game
-            if game is None or not game.is_over or game.winner is None:
-                continue
-            names = [seat_label(who) or "" for who in table.seats]
-            sides: dict[int, list[str]] = {}
-            for seat, name in enumerate(names):
-                sides.setdefault(self._side_of(table, seat), []).append(name)
-            order = sorted(sides, key=lambda s: (s != game.winner, -game.totals[s]))
-            teams = [[rating.setdefault(n, model.rating(name=n)) for n in sides[s]]
-                     for s in order]
-            updated = model.rate(teams, ranks=list(range(1, len(teams) + 1)))
-            for team in updated:
-                for r in team:
-                    assert r.name is not None
-                    rating[r.name] = r
-        return {n: {"mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
-                    "ordinal": round(r.ordinal(), 2)} for n, r in rating.items()}
+    def rating(self, player: str) -> Message | None:
+        return self.summaries.rating(player)
 
     def public_tables(self) -> list[Message]:
         """The lobby: open tables with their rules and free seats."""

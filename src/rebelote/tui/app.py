@@ -8,7 +8,6 @@ stays on the table a moment, the record is saved after every action.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -24,6 +23,7 @@ from rebelote.cards import Card, cards_of, mode_name
 from rebelote.decks import announcement_label, short_label
 from rebelote.errors import IllegalAction
 from rebelote.hand import BID_BASE, action_name, bid_of
+from rebelote.paths import config_dir, data_dir
 from rebelote.rules import PRESETS
 from rebelote.tui.session import Setup, TableSession
 from rebelote.tui.texts import rule_reason, t
@@ -34,13 +34,11 @@ SPEEDS = (0.01, 0.25, 0.6, 1.0, 1.6)  # seconds between bot actions (x2.5 for a 
 
 
 def config_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "rebelote" / "play.json"
+    return config_dir() / "play.json"
 
 
 def default_record_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "rebelote" / "current-game.json"
+    return data_dir() / "current-game.json"
 
 
 def load_setup() -> Setup:

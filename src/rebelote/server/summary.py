@@ -1,0 +1,325 @@
+"""Statistics and ratings kept up to date as hands and games finish, so that
+``/api/stats`` and ``/api/ratings`` read a row or a page of rows however many games are
+stored (migration 0005).
+
+- ``player_stats``: per player (a player id, or ``bot:LEVEL``), games, wins, hands,
+  contracts taken and made, card points summed;
+- ``ratings``: per player, openskill (Plackett-Luce) mu, sigma and ordinal, updated game
+  after game in the order they finish;
+- ``table_stats``: per table, how many of its hands and whether its game are counted
+  (and the game's place in the finishing order): a table is counted once, whichever
+  process runs it and however often it is rebuilt; the counted marker moves only from
+  the value it was read at, in the same transaction as the sums.
+
+:func:`recompute_stats` and :func:`recompute_ratings` compute the same figures from the
+tables' records from scratch (the tests compare both).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Boolean, Float, Integer, String, select, update
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from rebelote.server.store import Base, Store
+
+if TYPE_CHECKING:
+    from rebelote.server.tables import Table
+
+log = logging.getLogger(__name__)
+RATINGS_PAGE = 100
+"""The rating board shows the best this many."""
+
+
+class PlayerStatsRow(Base):
+    __tablename__ = "player_stats"
+
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+    contracts_taken: Mapped[int] = mapped_column(Integer, default=0)
+    contracts_made: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingRow(Base):
+    __tablename__ = "ratings"
+
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float, index=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class TableStatsRow(Base):
+    __tablename__ = "table_stats"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    hands_counted: Mapped[int] = mapped_column(Integer, default=0)
+    game_counted: Mapped[bool] = mapped_column(Boolean, default=False)
+    finished: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The game's place in the finishing order (ratings are updated in that order)."""
+
+
+@dataclass
+class Contribution:
+    """What one table adds to the sums between two counts."""
+
+    hands: dict[str, list[int]]  # player -> [hands, taken, made, points]
+    game: dict[str, bool] | None  # player -> won, once the game is over
+    teams: list[list[str]] | None  # the finishing order's teams, best first
+
+
+def _side(table: Table, seat: int) -> int:
+    return seat & 1 if table.rules.players == 4 else seat
+
+
+def _label(who: dict[str, str]) -> str | None:
+    if "player" in who:
+        return who["player"]
+    return f"bot:{who['bot']}" if "bot" in who else None
+
+
+def contribution(table: Table, hands_from: int, with_game: bool) -> Contribution:
+    """Hands ``hands_from`` onwards of ``table``'s finished hands, and its game's result
+    if ``with_game`` and it is over."""
+    game = table.game
+    out = Contribution({}, None, None)
+    if game is None:
+        return out
+    labels = [_label(who) for who in table.seats]
+    for hand, score in list(zip(game.hands, game.scores, strict=False))[hands_from:]:
+        if hand.is_void:
+            continue
+        for seat, player in enumerate(labels):
+            if player is None:
+                continue
+            side = _side(table, seat)
+            sums = out.hands.setdefault(player, [0, 0, 0, 0])
+            sums[0] += 1
+            sums[3] += hand.outcome().card_points[side] if game.sides == 2 else (
+                hand.seat_points[seat])
+            if hand.taker == seat:
+                sums[1] += 1
+                sums[2] += score.outcome == "made"
+    if with_game and game.is_over:
+        out.game = {}
+        for seat, player in enumerate(labels):
+            if player is not None:
+                out.game[player] = out.game.get(player, False) or game.winner == _side(
+                    table, seat)
+        if game.winner is not None:
+            sides: dict[int, list[str]] = {}
+            for seat, player in enumerate(labels):
+                sides.setdefault(_side(table, seat), []).append(player or "")
+            order = sorted(sides, key=lambda s: (s != game.winner, -game.totals[s]))
+            out.teams = [sides[s] for s in order]
+    return out
+
+
+def _finished_hands(table: Table) -> int:
+    return 0 if table.game is None else len(table.game.scores)
+
+
+def _game_over(table: Table) -> bool:
+    return table.game is not None and table.game.is_over
+
+
+class Summaries:
+    """The summary tables of one store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._counted: dict[str, tuple[int, bool]] = {}
+        """What the summary tables hold of each table seen here (read once)."""
+
+    def prime(self) -> None:
+        """Read every table's counted marker at once (before a whole store is loaded)."""
+        with Session(self.store.engine) as session:
+            for row in session.scalars(select(TableStatsRow)):
+                self._counted[row.table_id] = (row.hands_counted, row.game_counted)
+
+    def forget(self, table_id: str) -> None:
+        self._counted.pop(table_id, None)
+
+    def update(self, tables: Iterable[Table]) -> None:
+        """Count what the given tables finished since they were last counted. A failure
+        is logged and tried again at the table's next update (the actions themselves
+        are already stored)."""
+        for table in tables:
+            known = self._counted.get(table.id)
+            if known is not None and known == (_finished_hands(table), _game_over(table)):
+                continue
+            for attempt in range(3):  # two processes may race for a finishing place
+                try:
+                    self._update(table)
+                    break
+                except Exception:
+                    self._counted.pop(table.id, None)
+                    if attempt == 2:
+                        log.exception("statistics of table %s not updated (tried again "
+                                      "later)", table.id, extra={"table_id": table.id})
+
+    def _update(self, table: Table) -> None:
+        from openskill.models import PlackettLuce
+
+        with Session(self.store.engine) as session, session.begin():
+            row = session.get(TableStatsRow, table.id)
+            if row is None:
+                row = TableStatsRow(table_id=table.id, hands_counted=0, game_counted=False)
+                session.add(row)
+                session.flush()
+            hands, counted_game = row.hands_counted, row.game_counted
+            now = (_finished_hands(table), _game_over(table))
+            if (hands, counted_game) == now or hands > now[0]:
+                self._counted[table.id] = (hands, counted_game)
+                return
+            add = contribution(table, hands, with_game=not counted_game)
+            finished = None
+            if add.game is not None:
+                last = session.scalar(select(TableStatsRow.finished)
+                                      .order_by(TableStatsRow.finished.desc()).limit(1))
+                finished = (last or 0) + 1
+            moved = session.execute(
+                update(TableStatsRow).where(TableStatsRow.table_id == table.id,
+                                            TableStatsRow.hands_counted == hands,
+                                            TableStatsRow.game_counted == counted_game)
+                .values(hands_counted=now[0], game_counted=now[1] or counted_game,
+                        **({"finished": finished} if finished is not None else {})))
+            if moved.rowcount != 1:  # type: ignore[attr-defined]
+                session.rollback()  # another process counted it meanwhile
+                self._counted.pop(table.id, None)
+                return
+            players = set(add.hands) | set(add.game or {})
+            existing = {r.player: r for r in session.scalars(
+                select(PlayerStatsRow).where(PlayerStatsRow.player.in_(players))
+                .with_for_update())}
+            for player in players:
+                stats = existing.get(player)
+                if stats is None:
+                    stats = PlayerStatsRow(player=player, games=0, wins=0, hands=0,
+                                           contracts_taken=0, contracts_made=0, points=0)
+                    session.add(stats)
+                h = add.hands.get(player, [0, 0, 0, 0])
+                stats.hands += h[0]
+                stats.contracts_taken += h[1]
+                stats.contracts_made += h[2]
+                stats.points += h[3]
+                if add.game is not None and player in add.game:
+                    stats.games += 1
+                    stats.wins += add.game[player]
+            if add.teams is not None:
+                model = PlackettLuce()
+                names = {n for team in add.teams for n in team}
+                rows = {r.player: r for r in session.scalars(
+                    select(RatingRow).where(RatingRow.player.in_(names)).with_for_update())}
+                teams = [[model.create_rating([rows[n].mu, rows[n].sigma], name=n)
+                          if n in rows else model.rating(name=n) for n in team]
+                         for team in add.teams]
+                for team in model.rate(teams, ranks=list(range(1, len(teams) + 1))):
+                    for r in team:
+                        assert r.name is not None
+                        got = rows.get(r.name)
+                        if got is None:
+                            got = rows[r.name] = RatingRow(player=r.name, games=0)
+                            session.add(got)
+                        got.mu, got.sigma, got.ordinal = r.mu, r.sigma, r.ordinal()
+                        got.games += 1
+        self._counted[table.id] = now
+
+    # -- reading --------------------------------------------------------------------------
+
+    def stats(self, player: str) -> dict[str, Any]:
+        """A player's record (one row read)."""
+        with Session(self.store.engine) as session:
+            row = session.get(PlayerStatsRow, player)
+        return stats_message(player, row.games if row else 0, row.wins if row else 0,
+                             row.hands if row else 0, row.contracts_taken if row else 0,
+                             row.contracts_made if row else 0, row.points if row else 0)
+
+    def rating(self, player: str) -> dict[str, float] | None:
+        with Session(self.store.engine) as session:
+            row = session.get(RatingRow, player)
+        return None if row is None else _rating_message(row.mu, row.sigma, row.ordinal)
+
+    def ratings(self, limit: int = RATINGS_PAGE) -> dict[str, dict[str, float]]:
+        """The best ``limit`` ratings, best first (one indexed query)."""
+        with Session(self.store.engine) as session:
+            rows = session.scalars(select(RatingRow).order_by(RatingRow.ordinal.desc())
+                                   .limit(limit)).all()
+        return {r.player: _rating_message(r.mu, r.sigma, r.ordinal) for r in rows}
+
+    def finishing_order(self) -> list[str]:
+        """Table ids of the counted games in the order they finished."""
+        with Session(self.store.engine) as session:
+            return list(session.scalars(select(TableStatsRow.table_id)
+                                        .where(TableStatsRow.finished.is_not(None))
+                                        .order_by(TableStatsRow.finished)))
+
+
+def stats_message(player: str, games: int, wins: int, hands: int, taken: int, made: int,
+                  points: int) -> dict[str, Any]:
+    return {"player": player, "games": games, "wins": wins,
+            "win_rate": round(wins / games, 3) if games else None, "hands": hands,
+            "contracts_taken": taken, "contracts_made": made,
+            "average_points": round(points / hands, 1) if hands else None}
+
+
+def _rating_message(mu: float, sigma: float, ordinal: float) -> dict[str, float]:
+    return {"mu": round(mu, 2), "sigma": round(sigma, 2), "ordinal": round(ordinal, 2)}
+
+
+# -- from scratch (the reference the tests hold the summaries to) -------------------------
+
+def recompute_stats(tables: Iterable[Table], player: str) -> dict[str, Any]:
+    """A player's record computed from every table's record."""
+    games = wins = hands = taken = made = points = 0
+    for table in tables:
+        seat = table.seat_of(player)
+        game = table.game
+        if seat is None or game is None:
+            continue
+        side = _side(table, seat)
+        for hand, score in zip(game.hands, game.scores, strict=False):
+            if hand.is_void:
+                continue
+            hands += 1
+            points += hand.outcome().card_points[side] if game.sides == 2 else (
+                hand.seat_points[seat])
+            if hand.taker == seat:
+                taken += 1
+                made += score.outcome == "made"
+        if game.is_over:
+            games += 1
+            wins += game.winner == side
+    return stats_message(player, games, wins, hands, taken, made, points)
+
+
+def recompute_ratings(tables: Iterable[Table]) -> dict[str, dict[str, float]]:
+    """Ratings from every finished game of ``tables``, in the order given."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    rating: dict[str, Any] = {}
+    for table in tables:
+        game = table.game
+        if game is None or not game.is_over or game.winner is None:
+            continue
+        names = [_label(who) or "" for who in table.seats]
+        sides: dict[int, list[str]] = {}
+        for seat, name in enumerate(names):
+            sides.setdefault(_side(table, seat), []).append(name)
+        order = sorted(sides, key=lambda s: (s != game.winner, -game.totals[s]))
+        teams = [[rating.setdefault(n, model.rating(name=n)) for n in sides[s]]
+                 for s in order]
+        for team in model.rate(teams, ranks=list(range(1, len(teams) + 1))):
+            for r in team:
+                assert r.name is not None
+                rating[r.name] = r
+    return {n: _rating_message(r.mu, r.sigma, r.ordinal()) for n, r in rating.items()}
