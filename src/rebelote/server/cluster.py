@@ -180,6 +180,7 @@ class Cluster:
         pipe = self.redis.pipeline(transaction=False)
         for player, count in self.local_sockets.items():
             pipe.hset(f"{PREFIX}online:{player}", self.id, count)
+            pipe.publish(f"{PREFIX}presence", player)  # owners count them back in
         await pipe.execute()
         self._lobby.clear()
         for table in list(self.service.tables):
@@ -325,11 +326,16 @@ class Cluster:
         created = set(self.service.tables) - before
         if self.commit is not None and self.service.uncommitted:
             await self.commit()  # before anyone hears of it
-        for table in created:
-            await self.redis.set(self.owner_key(table), self.id, ex=self.ttl)
-        named = message.get("table") if isinstance(message, dict) else None
-        for t in created | ({named} if isinstance(named, str) else set()):
-            await self._publish_lobby(t)  # the lobby first: an answer may send people there
+        # Stored: from here on nothing may say the message was refused.
+        try:
+            for table in created:
+                await self.redis.set(self.owner_key(table), self.id, ex=self.ttl)
+            named = message.get("table") if isinstance(message, dict) else None
+            for t in created | ({named} if isinstance(named, str) else set()):
+                await self._publish_lobby(t)  # the lobby first: an answer may send people there
+        except (RedisError, OSError) as exc:
+            log.warning("redis unreachable after a commit (%s): the lobby is written again "
+                        "once it is back", exc.__class__.__name__)
         await self.deliver(out)
 
     async def _publish_lobby(self, table_id: str) -> None:
@@ -340,8 +346,8 @@ class Cluster:
         if entry is not None:
             text = json.dumps(entry)
             if self._lobby.get(table_id) != text:
-                self._lobby[table_id] = text
                 await self.redis.hset(f"{PREFIX}lobby", table_id, text)
+                self._lobby[table_id] = text
 
     async def lobby(self) -> list[Message]:
         """Every public table of every process."""
@@ -362,7 +368,11 @@ class Cluster:
                 pipe.publish(self.player_channel(recipient), f"{self.id}|{text}")
                 published = True
         if published:
-            await pipe.execute()
+            try:
+                await pipe.execute()
+            except (RedisError, OSError) as exc:  # the players' clients sync again
+                log.warning("redis unreachable (%s): answers sent to this process's "
+                            "sockets only", exc.__class__.__name__)
 
     async def _listen(self) -> None:
         """Messages passed on by other processes, answers for our players, presence;

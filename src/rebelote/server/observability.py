@@ -260,6 +260,8 @@ class Observability:
             table_id.reset(token)
 
 
+QUIET = frozenset({"/healthz", "/readyz", "/metrics"})
+"""Routes a balancer or a scraper calls every few seconds: not logged."""
 KNOWN_TYPES = frozenset({"create", "join", "watch", "bots", "act", "sync", "hint"})
 
 
@@ -292,7 +294,7 @@ class RequestContext:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            if scope["type"] == "http" and scope["path"] not in ("/healthz", "/metrics"):
+            if scope["type"] == "http" and scope["path"] not in QUIET:
                 log.info("%s %s %d %.1f ms", scope["method"], scope["path"], status,
                          (time.perf_counter() - start) * 1e3)
             request_id.reset(token)

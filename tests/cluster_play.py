@@ -1,0 +1,228 @@
+"""Players for the cluster's tests and bench: each seat a WebSocket client through the
+balancer that plays random legal actions, reconnects whenever its socket drops, and
+keeps a log of what it sent and whether it was acknowledged; and the check of that log
+against the database (no acknowledged action lost, none applied twice)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import create_engine, text
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
+
+Position = tuple[int, int]
+"""(hand, action within the hand): where an action stands in a table's game."""
+
+
+def position(state: dict[str, Any]) -> Position:
+    trick = state.get("trick") or {"cards": []}
+    return (len(state.get("scores") or []),
+            len(state.get("calls") or []) + sum(len(t["cards"]) for t in state.get("tricks") or [])
+            + len(trick["cards"]))
+
+
+def guest(base: str, nickname: str) -> str:
+    """A guest's session cookie, signed in through ``base`` (http://host:port)."""
+    req = urllib.request.Request(f"{base}/api/guest",
+                                 data=json.dumps({"nickname": nickname}).encode(),
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        cookie: str = resp.headers["set-cookie"].split(";")[0]
+        return cookie
+
+
+@dataclass
+class Sent:
+    position: Position
+    action: str
+    status: str = "pending"  # acked, uncertain (socket lost first), refused
+    at: float = 0.0
+
+
+@dataclass
+class SeatClient:
+    """One seated player."""
+
+    base: str
+    cookie: str
+    table: str
+    seat: int
+    rng: random.Random
+    log: list[Sent] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    unavailable: int = 0
+    reconnects: int = 0
+    acks_at: list[float] = field(default_factory=list)
+    finished: bool = False
+    last_state: dict[str, Any] | None = None
+
+    @property
+    def acked(self) -> int:
+        return sum(1 for s in self.log if s.status == "acked")
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Play until ``stop`` is set or the game is over."""
+        url = self.base.replace("http://", "ws://") + "/ws"
+        while not stop.is_set() and not self.finished:
+            try:
+                async with connect(url, additional_headers={"Cookie": self.cookie},
+                                   open_timeout=10, close_timeout=1) as ws:
+                    await self._play(ws, stop)
+            except (OSError, WebSocketException, TimeoutError):
+                pass
+            if self.log and self.log[-1].status == "pending":
+                self.log[-1].status = "uncertain"
+            if not stop.is_set() and not self.finished:
+                self.reconnects += 1
+                await asyncio.sleep(0.2 + self.rng.random() * 0.3)
+
+    async def _play(self, ws: ClientConnection, stop: asyncio.Event) -> None:
+        await ws.send(json.dumps({"type": "sync", "table": self.table}))
+        quiet = 0
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 2.0)
+            except TimeoutError:
+                quiet += 1
+                pending = self.log[-1] if self.log and self.log[-1].status == "pending" \
+                    else None
+                if pending is not None and quiet >= 5:  # lost on its way: never applied
+                    pending.status = "uncertain"
+                await ws.send(json.dumps({"type": "sync", "table": self.table}))
+                continue
+            quiet = 0
+            message = json.loads(raw)
+            last = self.log[-1] if self.log else None
+            if message["type"] == "error":
+                if last is not None and last.status == "pending":
+                    last.status = "refused"
+                    if message.get("code") == "unavailable":
+                        self.unavailable += 1
+                        await asyncio.sleep(0.3)
+                await ws.send(json.dumps({"type": "sync", "table": self.table}))
+                continue
+            if message["type"] != "state" or message.get("table") != self.table:
+                continue
+            self.last_state = message
+            now = position(message)
+            if last is not None and last.status == "pending" and now > last.position:
+                last.status = "acked"
+                self.latencies.append(time.perf_counter() - last.at)
+                self.acks_at.append(time.monotonic())
+            if message.get("winner") is not None:
+                self.finished = True
+                return
+            if message.get("turn") != self.seat or not message.get("legal"):
+                continue
+            if last is not None and last.status == "pending":
+                continue
+            if last is not None and last.status == "uncertain" and last.position == now:
+                last.status = "refused"  # the state shows it was not applied
+            action = self.rng.choice(message["legal"])
+            self.log.append(Sent(now, action, "pending", time.perf_counter()))
+            await ws.send(json.dumps({"type": "act", "table": self.table, "action": action}))
+
+
+async def open_table(base: str, index: int, rng: random.Random,
+                     target: int = 100_000) -> list[SeatClient]:
+    """A table with two players (seats 0 and 2) and two random bots."""
+    url = base.replace("http://", "ws://") + "/ws"
+    a, b = guest(base, f"a{index}"), guest(base, f"b{index}")
+    async with connect(url, additional_headers={"Cookie": a}) as ws_a:
+        await ws_a.send(json.dumps({"type": "create", "preset": "classic",
+                                    "options": {"target": target}}))
+        table = await _expect(ws_a, "created")
+        async with connect(url, additional_headers={"Cookie": b}) as ws_b:
+            await ws_b.send(json.dumps({"type": "join", "table": table["table"], "seat": 2}))
+            await _expect(ws_b, "state")
+        await ws_a.send(json.dumps({"type": "bots", "table": table["table"],
+                                    "level": "random"}))
+        await _expect(ws_a, "state")
+    return [SeatClient(base, a, table["table"], 0, random.Random(rng.random())),
+            SeatClient(base, b, table["table"], 2, random.Random(rng.random()))]
+
+
+async def _expect(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        if message["type"] == kind:
+            return message
+        if message["type"] == "error":
+            raise AssertionError(f"refused: {message}")
+
+
+def check(database_url: str, clients: list[SeatClient]) -> dict[str, int]:
+    """Each client's log against the stored actions: ``lost`` (acknowledged, not
+    stored where it was acknowledged), ``duplicated`` (stored for a player's seat where
+    that player sent nothing: applied twice or by nobody's will), ``gaps`` (a table's
+    stored sequence numbers not 0, 1, 2...), and counts."""
+    engine = create_engine(database_url)
+    stored: dict[str, dict[Position, tuple[int, str]]] = {}
+    gaps = 0
+    with engine.connect() as conn:
+        for table in {c.table for c in clients}:
+            rows = conn.execute(text("SELECT seq, kind, payload FROM actions WHERE table_id = "
+                                     ":t ORDER BY seq"), {"t": table}).all()
+            gaps += [r[0] for r in rows] != list(range(len(rows)))
+            hand, pos, at = -1, 0, {}
+            for _seq, kind, payload in rows:
+                if kind == "deal":
+                    hand, pos = hand + 1, 0
+                elif kind == "act":
+                    data = json.loads(payload)
+                    at[(hand, pos)] = (data["seat"], data["action"])
+                    pos += 1
+            stored[table] = at
+    engine.dispose()
+    lost = duplicated = 0
+    for client in clients:
+        at = stored[client.table]
+        mine = {s.position for s in client.log if s.status in ("acked", "uncertain")}
+        for sent in client.log:
+            if sent.status == "acked" and at.get(sent.position) != (client.seat, sent.action):
+                lost += 1
+        duplicated += sum(1 for p, (seat, _a) in at.items()
+                          if seat == client.seat and p not in mine)
+    return {"acked": sum(c.acked for c in clients), "lost": lost, "duplicated": duplicated,
+            "gaps": gaps,
+            "uncertain": sum(1 for c in clients for s in c.log if s.status == "uncertain"),
+            "unavailable": sum(c.unavailable for c in clients),
+            "reconnects": sum(c.reconnects for c in clients)}
+
+
+async def play_until(clients: list[SeatClient], stop: asyncio.Event) -> asyncio.Task[Any]:
+    """Every client playing (a task to await after ``stop`` is set)."""
+    return asyncio.ensure_future(asyncio.gather(*(c.run(stop) for c in clients)))
+
+
+async def wait_for_acks(clients: list[SeatClient], more: int, timeout: float) -> bool:
+    """Until every table has ``more`` acknowledged actions beyond its count now."""
+    start = {c.table: 0 for c in clients}
+    for c in clients:
+        start[c.table] += c.acked
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = {c.table: 0 for c in clients}
+        for c in clients:
+            now[c.table] += c.acked
+        if all(now[t] - start[t] >= more for t in now):
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
+def owners(redis_url: str, tables: list[str]) -> dict[str, str | None]:
+    """Which process runs each table (from Redis)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    with contextlib.closing(client):
+        return {t: client.get(f"rebelote:owner:{t}") for t in tables}  # type: ignore[misc]
