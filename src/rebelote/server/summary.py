@@ -2,10 +2,10 @@
 ``/api/stats`` and ``/api/ratings`` read a row or a page of rows however many games are
 stored (migration 0005).
 
-- ``player_stats``: per player (a player id, or ``bot:LEVEL``), games, wins, hands,
-  contracts taken and made, card points summed;
-- ``ratings``: per player, openskill (Plackett-Luce) mu, sigma and ordinal, updated game
-  after game in the order they finish;
+- ``player_stats``: per player (not bots), games, wins, hands, contracts taken and
+  made, card points summed;
+- ``ratings``: per player and per bot level (``bot:LEVEL``), openskill (Plackett-Luce)
+  mu, sigma and ordinal, updated game after game in the order they finish;
 - ``table_stats``: per table, how many of its hands and whether its game are counted
   (and the game's place in the finishing order): a table is counted once, whichever
   process runs it and however often it is rebuilt; the counted marker moves only from
@@ -94,10 +94,11 @@ def contribution(table: Table, hands_from: int, with_game: bool) -> Contribution
     if game is None:
         return out
     labels = [_label(who) for who in table.seats]
+    players = [who.get("player") for who in table.seats]  # bots have ratings only
     for hand, score in list(zip(game.hands, game.scores, strict=False))[hands_from:]:
         if hand.is_void:
             continue
-        for seat, player in enumerate(labels):
+        for seat, player in enumerate(players):
             if player is None:
                 continue
             side = _side(table, seat)
@@ -110,7 +111,7 @@ def contribution(table: Table, hands_from: int, with_game: bool) -> Contribution
                 sums[2] += score.outcome == "made"
     if with_game and game.is_over:
         out.game = {}
-        for seat, player in enumerate(labels):
+        for seat, player in enumerate(players):
             if player is not None:
                 out.game[player] = out.game.get(player, False) or game.winner == _side(
                     table, seat)
@@ -316,7 +317,10 @@ def recompute_ratings(tables: Iterable[Table]) -> dict[str, dict[str, float]]:
         for seat, name in enumerate(names):
             sides.setdefault(_side(table, seat), []).append(name)
         order = sorted(sides, key=lambda s: (s != game.winner, -game.totals[s]))
-        teams = [[rating.setdefault(n, model.rating(name=n)) for n in sides[s]]
+        # A copy per seat: two bots of one level at a table are one rating, updated
+        # once (openskill updates a rating object in place).
+        teams = [[model.create_rating([rating[n].mu, rating[n].sigma], name=n)
+                  if n in rating else model.rating(name=n) for n in sides[s]]
                  for s in order]
         for team in model.rate(teams, ranks=list(range(1, len(teams) + 1))):
             for r in team:

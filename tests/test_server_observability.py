@@ -1,0 +1,116 @@
+"""Health, readiness, metrics and structured logs of a server process."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import create_engine
+from starlette.testclient import TestClient
+
+from rebelote.server.app import create_app
+from rebelote.server.observability import configure_logging, log, table_id
+from rebelote.server.settings import Settings
+from tests.servers import redis_server
+
+
+def _metrics(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    res = client.get("/metrics")
+    assert res.status_code == 200 and res.headers["content-type"].startswith("text/plain")
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(res.text) for s in family.samples}
+
+
+def _state(ws: Any) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "state" and message.get("phase") != "waiting":
+            return message
+
+
+def test_health_readiness_and_metrics(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'o.sqlite'}", secret="t", seed=1)
+    with TestClient(app) as client:
+        assert client.get("/healthz").json()["status"] == "ok"
+        ready = client.get("/readyz")
+        assert ready.status_code == 200 and ready.json() == {"status": "ready",
+                                                             "database": "ok"}
+        client.post("/api/guest", json={"nickname": "Ana"})
+        acts = 0
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "create", "preset": "classic"})
+            table = ws.receive_json()["table"]
+            ws.send_json({"type": "bots", "table": table, "level": "random"})
+            state = _state(ws)
+            while acts < 6 and state["turn"] == 0 and state["winner"] is None:
+                ws.send_json({"type": "act", "table": table, "action": state["legal"][0]})
+                acts += 1
+                state = _state(ws)
+            ws.send_json({"type": "act", "table": table, "action": "nonsense"})
+            assert ws.receive_json()["type"] == "error"
+            time.sleep(0.6)  # the event-loop watcher runs every 250 ms
+            m = _metrics(client)
+            assert m[("rebelote_connected_sockets", ())] == 1
+        assert m[("rebelote_open_tables", ())] == 1
+        assert m[("rebelote_answer_seconds_count", (("type", "act"),))] == acts + 1
+        assert m[("rebelote_messages_total", (("result", "ok"), ("type", "act")))] == acts + 1
+        stored = m[("rebelote_actions_total", (("kind", "act"),))]
+        assert stored >= acts  # the players' and the bots' actions
+        assert m[("rebelote_actions_total", (("kind", "deal"),))] >= 1
+        assert m[("rebelote_store_write_seconds_count", ())] >= 1
+        assert m[("rebelote_event_loop_lag_seconds_count", ())] >= 1
+        assert m[("rebelote_job_queue_depth", ())] == 0
+        # The database gone: not ready, saying why.
+        app.state.service.store.engine = create_engine(
+            "postgresql+psycopg://nobody@127.0.0.1:1/none", connect_args={"connect_timeout": 1})
+        ready = client.get("/readyz")
+        assert ready.status_code == 503 and ready.json()["database"].startswith("unreachable")
+        assert client.get("/healthz").status_code == 200  # the process itself is up
+
+
+def test_readiness_needs_redis_in_the_scale_out_mode(tmp_path: Path) -> None:
+    with redis_server(tmp_path) as redis_url:
+        if redis_url is None:
+            pytest.skip("redis-server is not installed")
+        app = create_app(f"sqlite:///{tmp_path / 'c.sqlite'}", secret="t",
+                         redis_url=redis_url)
+        with TestClient(app) as client:
+            assert client.get("/readyz").json() == {"status": "ready", "database": "ok",
+                                                    "redis": "ok"}
+            import redis
+
+            with contextlib.suppress(redis.exceptions.ConnectionError):
+                redis.Redis.from_url(redis_url).shutdown(nosave=True)  # Redis gone
+            ready = client.get("/readyz")
+            assert ready.status_code == 503 and ready.json()["redis"].startswith("unreachable")
+
+
+@pytest.mark.parametrize("fmt", ["json", "plain"])
+def test_structured_logs(fmt: str) -> None:
+    out = io.StringIO()
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    try:
+        configure_logging(Settings(log_format=fmt, name="web3"), stream=out)
+        token = table_id.set("t123")
+        log.info("a card played")
+        table_id.reset(token)
+        log.warning("no table here")
+    finally:
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])
+    first, second = out.getvalue().splitlines()
+    if fmt == "json":
+        a, b = json.loads(first), json.loads(second)
+        assert a["message"] == "a card played" and a["table_id"] == "t123"
+        assert a["process"] == "web3" and a["level"] == "info"
+        assert "table_id" not in b and b["level"] == "warning"
+    else:
+        assert "[web3] a card played table_id=t123" in first and "table_id" not in second
