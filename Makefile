@@ -9,7 +9,7 @@ COLVER := $(PEERS)/colver/bin/python
 BELOTE_CLI_VERSION := 4.9.6
 JOBS ?= 2
 
-.PHONY: test lint typecheck pytest bench demo play serve peers clean docs
+.PHONY: test lint typecheck pytest bench demo play serve cluster peers clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,12 +29,12 @@ $(COLVER):
 peers: $(BELOTE_CLI) $(COLVER)
 
 test: $(STAMP) peers
-	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff check src tests bench deploy
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -n $(JOBS)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff check src tests bench deploy
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
@@ -48,6 +48,13 @@ bench: $(STAMP) $(BELOTE_CLI) $(COLVER)
 # The web platform on http://127.0.0.1:8000, SQLite, nothing to install.
 serve: $(STAMP)
 	$(VENV)/bin/rebelote serve
+
+# The scale-out topology on this machine, from Debian's packages (no Docker): PostgreSQL,
+# Redis, two server processes and HAProxy on http://127.0.0.1:8080 (deploy/compose.yaml
+# is the same with Docker). SERVERS=N for more processes.
+SERVERS ?= 2
+cluster: $(STAMP)
+	$(PY) -m deploy.local_cluster --servers $(SERVERS) --port 8080
 
 # The terminal game.
 play: $(STAMP)

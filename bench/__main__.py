@@ -161,6 +161,35 @@ def server_section(console: Console) -> None:
                       ("≤ 100 " + ("(met)" if met else "(not met)")) if workers == 1 else "—",
                       str(r["unanswered"]), f"{r['memory_per_table_kb']:.0f}")
     console.print(table)
+    cluster_section(console)
+
+
+CLUSTER_TABLES = int(os.environ.get("REBELOTE_BENCH_CLUSTER_TABLES", "1000"))
+
+
+def cluster_section(console: Console) -> None:
+    """The make-cluster topology (PostgreSQL, Redis, two servers, HAProxy) with a
+    server process kill -9'd halfway: throughput, latency, takeover, lost/duplicated
+    (on this 2-core shared machine the 2,000 clients, both servers, PostgreSQL and
+    HAProxy share the cores)."""
+    with Progress(console=console, transient=True) as progress:
+        progress.add_task(f"cluster: {CLUSTER_TABLES} tables, kill -9 of a server", total=1)
+        r = _run([sys.executable, "-m", "bench.cluster_load", str(CLUSTER_TABLES), "40"],
+                 timeout=1200)
+    table = Table(title="Cluster through HAProxy: 2 server processes, PostgreSQL, Redis; "
+                        "one process kill -9'd after 20 s of 40")
+    for col in ("tables", "clients", "actions/s", "p50 ms", "p99 ms", "takeover p50 / max s",
+                "lost", "duplicated", "reconnects"):
+        table.add_column(col, justify="right")
+    if "error" in r:
+        table.add_row(str(CLUSTER_TABLES), f"error: {r['error']}", "", "", "", "", "", "", "")
+    else:
+        table.add_row(str(r["tables"]), str(r["clients"]), f"{r['actions_per_s']:,.0f}",
+                      _fmt(r["p50_ms"], ".0f"), _fmt(r["p99_ms"], ".0f"),
+                      f"{_fmt(r['takeover_p50_s'], '.2f')} / {_fmt(r['takeover_max_s'], '.2f')}"
+                      + (f" ({r['not_taken_over']} not)" if r["not_taken_over"] else ""),
+                      str(r["lost"]), str(r["duplicated"]), str(r["reconnects"]))
+    console.print(table)
 
 
 def bots_section(console: Console) -> None:

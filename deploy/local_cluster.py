@@ -30,6 +30,7 @@ HAPROXY_CFG = """global
 defaults
     mode http
     timeout connect 2s
+    timeout check 5s
     timeout client 60s
     timeout server 60s
     timeout tunnel 1h
@@ -44,7 +45,7 @@ backend rebelote
     balance leastconn
     option httpchk GET /readyz
     http-check expect status 200
-    default-server inter 1s fall 2 rise 1 maxconn 4000
+    default-server inter 2s fall 3 rise 1 maxconn 4000
 {servers}
 """
 

@@ -125,3 +125,17 @@ def test_serve_by_environment_alone(tmp_path: Path, workers: int) -> None:
         access = [x for x in lines if x["message"].startswith("GET /api/tables")]
         assert len(access) == 4 and {x["request_id"] for x in access} == {"req-42"}
         assert {x["process"] for x in lines} == {"envtest"}
+
+
+def test_the_operations_page_lists_every_setting() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "operations.md").read_text()
+    assert settings_table() in page
+
+
+@pytest.mark.parametrize("name", ["RULES.md", "RECORD.md"])
+def test_the_shared_specifications_are_copied_unchanged(name: str) -> None:
+    shared = Path("/work/shared") / name
+    if not shared.exists():
+        pytest.skip("the shared specifications are not on this machine")
+    docs = Path(__file__).resolve().parents[1] / "docs" / name
+    assert docs.read_text() == shared.read_text()

@@ -368,6 +368,10 @@ def run(settings: Settings) -> None:
     from rebelote.server.store import upgrade
 
     configure_logging(settings)
+    import faulthandler
+    import signal
+
+    faulthandler.register(signal.SIGUSR1, all_threads=True)  # kill -USR1: every stack
     # States are small: compressing each WebSocket message costs more than it saves.
     options: dict[str, Any] = {"host": settings.host, "port": settings.port,
                                "log_config": None, "access_log": False,

@@ -299,8 +299,9 @@ class Cluster:
         """Become the owner of ``table`` if nobody is; rebuild it from the database."""
         if table in self.service.tables:
             return True
-        if not await self.redis.set(self.owner_key(table), self.id, nx=True, ex=self.ttl):
-            return False
+        if not await self.redis.set(self.owner_key(table), self.id, nx=True, ex=self.ttl) \
+                and await self.redis.get(self.owner_key(table)) != self.id:
+            return False  # another process runs it (if the key is ours, we forgot it)
         try:
             out = self.service.adopt(table)
         except Exception:

@@ -1,0 +1,98 @@
+"""The cluster under load and a dead node, on the ``make cluster`` topology (PostgreSQL,
+Redis, two server processes, HAProxy; all on loopback): TABLES tables, two players each
+through the balancer (random legal actions as soon as it is their turn) and two random
+bots; halfway through, one server process is ``kill -9``'d. Prints one JSON line:
+tables, clients, actions/s, p50/p99 from an action to its answer, takeover time (from
+the kill to the first acknowledged action at each table the dead process ran: median
+and max), lost and duplicated acknowledged actions (checked against the database),
+reconnections.
+
+``python -m bench.cluster_load [TABLES] [SECONDS]`` (default 1000 tables, 40 s). Each
+run has new seeds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from websockets.exceptions import WebSocketException
+
+from deploy.local_cluster import LocalCluster
+from tests.cluster_play import SeatClient, check, open_table, owners, play_until
+
+OWNER_TIMEOUT = 15.0
+
+
+async def _open(base: str, tables: int, rng: random.Random) -> list[SeatClient]:
+    gate = asyncio.Semaphore(16)
+
+    async def one(index: int) -> list[SeatClient]:
+        async with gate:
+            for attempt in range(5):
+                try:
+                    return await open_table(base, index, random.Random(rng.random()))
+                except (OSError, AssertionError, TimeoutError, WebSocketException):
+                    if attempt == 4:
+                        raise
+                    await asyncio.sleep(1.0)
+            raise AssertionError("unreachable")
+
+    return [c for group in await asyncio.gather(*(one(i) for i in range(tables)))
+            for c in group]
+
+
+async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, Any]:
+    rng = random.Random(time.time_ns())
+    started = time.perf_counter()
+    clients = await _open(cluster.url, tables, rng)
+    setup_s = time.perf_counter() - started
+    stop = asyncio.Event()
+    start = time.perf_counter()
+    task = await play_until(clients, stop)
+    await asyncio.sleep(seconds / 2)
+    table_ids = sorted({c.table for c in clients})
+    victims = {t for t, o in owners(cluster.redis_url, table_ids).items()
+               if o and o.startswith("web1-")}
+    killed_at = time.monotonic()
+    cluster.kill_server(0)
+    await asyncio.sleep(seconds / 2)
+    stop.set()
+    await task
+    elapsed = time.perf_counter() - start
+    takeover = []
+    for table in victims:
+        after = [t for c in clients if c.table == table for t in c.acks_at if t > killed_at]
+        takeover.append(min(after) - killed_at if after else float("inf"))
+    latencies = sorted(x for c in clients for x in c.latencies)
+    result = check(cluster.database_url, clients)
+    taken = [t for t in takeover if t != float("inf")]
+    return {"tables": tables, "clients": len(clients), "processes": cluster.count,
+            "seconds": round(elapsed, 1), "setup_s": round(setup_s, 1),
+            "actions_per_s": result["acked"] / elapsed,
+            "p50_ms": statistics.median(latencies) * 1e3 if latencies else None,
+            "p99_ms": latencies[int(0.99 * (len(latencies) - 1))] * 1e3 if latencies else None,
+            "tables_of_killed": len(victims), "not_taken_over": len(takeover) - len(taken),
+            "takeover_p50_s": statistics.median(taken) if taken else None,
+            "takeover_max_s": max(taken) if taken else None,
+            "owner_timeout_s": OWNER_TIMEOUT} | result
+
+
+def main() -> None:
+    tables = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 40.0
+    with tempfile.TemporaryDirectory() as tmp, LocalCluster(
+            Path(tmp), servers=2, owner_timeout=OWNER_TIMEOUT, log_format="json") as cluster:
+        result = asyncio.run(load(cluster, tables, seconds))
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
