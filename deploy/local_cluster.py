@@ -253,7 +253,7 @@ class LocalCluster:
                 raise ClusterError(f"{name} exited ({self.folder / f'{name}.log'})")
             return _http_ok(f"http://127.0.0.1:{port}/readyz")
 
-        _wait(ready, name, timeout=60)
+        _wait(ready, name, timeout=180)
 
     def kill_server(self, index: int) -> None:
         """``kill -9`` the server process ``index``."""
