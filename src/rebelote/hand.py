@@ -821,8 +821,8 @@ class HandState:
         else:
             suits = (mode,)
         belote_suits = 0
-        for s in suits:
-            if any(h & BELOTE_PAIR[s] == BELOTE_PAIR[s] for h in hands):
+        for s in suits:  # held: in hand, or (découverte) face down under a table card
+            if any(h & BELOTE_PAIR[s] == BELOTE_PAIR[s] for h in self.dealt):
                 belote_suits |= BELOTE_PAIR[s]
         self._belote_suits = belote_suits
 
