@@ -56,7 +56,7 @@ def test_more_budget_more_worlds_and_within_it(monkeypatch: pytest.MonkeyPatch) 
     hand = _mid_hand(11, 17)  # the fifth trick: a world costs about 1 ms either way
     view = hand.view(hand.turn)
     used = {}
-    for budget in (3.0, 80.0):
+    for budget in (2.0, 200.0):
         bot = ExpertBot(seed=2, budget_ms=budget)
         bot.evaluate(view)  # learns what a world costs here
         t = time.perf_counter()
@@ -66,7 +66,7 @@ def test_more_budget_more_worlds_and_within_it(monkeypatch: pytest.MonkeyPatch) 
         used[budget] = bot.samples_used
         # the budget is kept: one world's overrun at most (a loaded machine: slack)
         assert elapsed <= 2 * budget + 60, (budget, elapsed)
-    assert used[80.0] >= 3 * used[3.0] > 0, used
+    assert used[200.0] >= 2 * used[2.0] > 0, used
 
 
 def test_the_first_trick_is_solved_exactly_only_with_time_for_it() -> None:
