@@ -26,7 +26,7 @@ from typing import Any
 from websockets.exceptions import WebSocketException
 
 from deploy.local_cluster import LocalCluster
-from tests.cluster_play import SeatClient, check, open_table, owners, play_until
+from tests.cluster_play import SeatClient, busiest, check, open_table, owners, play_until
 
 OWNER_TIMEOUT = 15.0
 
@@ -59,10 +59,12 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
     task = await play_until(clients, stop)
     await asyncio.sleep(seconds / 2)
     table_ids = sorted({c.table for c in clients})
-    victims = {t for t, o in owners(cluster.redis_url, table_ids).items()
-               if o and o.startswith("web1-")}
+    owned = owners(cluster.redis_url, table_ids)
+    victim = busiest(cluster, owned)  # the process running the most tables dies
+    victims = {t for t, o in owned.items()
+               if o and o.startswith(cluster.server_name(victim) + "-")}
     killed_at = time.monotonic()
-    cluster.kill_server(0)
+    cluster.kill_server(victim)
     await asyncio.sleep(seconds / 2)
     stop.set()
     await task

@@ -239,6 +239,13 @@ async def wait_for_acks(clients: list[SeatClient], more: int, timeout: float) ->
     return False
 
 
+def busiest(cluster: Any, owned: dict[str, str | None]) -> int:
+    """The index of the server process that runs the most of the tables ``owned``."""
+    counts = [sum(1 for o in owned.values() if o and o.startswith(cluster.server_name(i) + "-"))
+              for i in range(cluster.count)]
+    return counts.index(max(counts))
+
+
 def owners(redis_url: str, tables: list[str]) -> dict[str, str | None]:
     """Which process runs each table (from Redis)."""
     import redis
