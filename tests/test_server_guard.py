@@ -52,9 +52,13 @@ def test_a_slow_hint_or_bot_delays_neither_the_lobby_nor_another_table(
         time.sleep(1.5)
         return real_choose(self, view)
 
-    monkeypatch.setattr(TableService, "compute_hint", staticmethod(slow_hint))
+    import rebelote.server.tables as tables_module
+    from rebelote.server.offloop import OffLoop
+
+    monkeypatch.setattr(tables_module, "compute_hint", slow_hint)
     monkeypatch.setattr(HeuristicBot, "choose", slow_choose)
-    with TestClient(_app(tmp_path)) as client:
+    # Threads in place of the worker processes, to see the slow functions put here.
+    with TestClient(_app(tmp_path, work=OffLoop(processes=False))) as client:
         _guest(client)
         with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as other:
             ws.send_json({"type": "create"})
@@ -361,3 +365,28 @@ def test_a_finished_game_takes_no_bots_and_an_action_is_applied_once(
         assert bots >= 0  # Ana's action once, then each bot's once
     out = service.handle("ana", {"type": "bots", "table": table, "level": "random"})
     assert out == [("ana", out[0][1])] and out[0][1]["code"] in ("game_over", "seat_taken")
+
+
+def test_hints_and_expert_bots_run_in_worker_processes(tmp_path: Path) -> None:
+    """The real pools: a hint and expert bots' moves come from worker processes."""
+    app = _app(tmp_path)
+    with TestClient(app) as client:
+        _guest(client)
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "create"})
+            table = _next(ws, "created")["table"]
+            ws.send_json({"type": "bots", "table": table, "level": "expert"})
+            state = _next(ws, "state", table)
+            for _ in range(40):  # the experts play up to Ana's turn
+                if state["turn"] == 0:
+                    break
+                state = _next(ws, "state", table)
+            assert state["turn"] == 0
+            ws.send_json({"type": "hint", "table": table})
+            hint = _next(ws, "hint")
+            assert {a["action"] for a in hint["actions"]} == set(state["legal"])
+        pools = app.state.work.pools
+        import concurrent.futures
+
+        assert isinstance(pools["bots"], concurrent.futures.ProcessPoolExecutor)
+        assert isinstance(pools["hints"], concurrent.futures.ProcessPoolExecutor)

@@ -69,7 +69,8 @@ def test_a_hand_by_clicking_with_a_reload(server: str) -> None:
 
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(bypass_csp=True, viewport={"width": 420, "height": 800})  # a phone screen
+        page = browser.new_page(bypass_csp=True,
+                                viewport={"width": 420, "height": 800})  # a phone screen
         guest(page, server, "Ana")
         page.click("#create")
         page.wait_for_selector("#table:not([hidden])")

@@ -347,7 +347,7 @@ def serve(
                                "ws_per_message_deflate": False}
     if workers == 1:
         try:
-            web = create_app(database, redis_url=redis)
+            web = create_app(database, redis_url=redis, prestart=True)
         except StoreError as exc:  # one sentence naming the database
             _fail(str(exc), 1)
         uvicorn.run(web, **options)

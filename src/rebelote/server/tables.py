@@ -24,8 +24,8 @@ Server messages: {"type": "created", "table": T, "invite": K}, {"type": "state",
 
 from __future__ import annotations
 
-import copy
 import logging
+import pickle
 import random
 import secrets
 import time
@@ -87,6 +87,9 @@ class ServiceError(ValueError):
         super().__init__(message)
         self.code = code
         self.rule = rule  # the engine's rule, for an illegal action
+
+    def __reduce__(self) -> tuple[Any, ...]:  # raised in a worker process, pickled back
+        return (ServiceError, (self.code, str(self), self.rule))
 
 
 @dataclass
@@ -161,6 +164,25 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None) -
     return out
 
 
+def compute_hint(table_id: str, game: Game | bytes) -> Message:
+    """The expert's evaluation of the legal actions of the seat to act in ``game``
+    (CPU-bound: the web layer runs it in a worker process, given the game pickled)."""
+    import pickle
+
+    from rebelote.analysis import AnalysisError, hint
+
+    if isinstance(game, bytes):
+        game = pickle.loads(game)
+        assert isinstance(game, Game)
+
+    try:
+        _seat, hints = hint(game, samples=24)
+    except AnalysisError as exc:
+        raise ServiceError("no_hint", str(exc)) from None
+    return {"type": "hint", "table": table_id, "measure": hints[0].measure,
+            "actions": [{"action": h.action, "value": round(h.value, 1)} for h in hints]}
+
+
 class StorageFailure(Exception):
     """A write to the store failed: the tables it touched are back at their stored
     state; ``messages`` tell their players (a ``storage`` error, then their view)."""
@@ -181,6 +203,9 @@ class BotTurn:
     seat: int
     bot: Bot
     view: SeatView
+    level: str
+    """The bot's level and seed: a worker process makes the same bot of them."""
+    seed: int
 
 
 class TableService:
@@ -586,7 +611,14 @@ class TableService:
         bot = self._bot_of(table, seat)
         if bot is None:
             return None
-        return BotTurn(table.id, table.seq, seat, bot, game.view(seat))
+        base = int(table.id[:8], 16)
+        if seat in table.bots:
+            level, seed = table.seats[seat]["bot"], base + seat
+        elif seat in table.stand_ins:
+            level, seed = "heuristic", base + 10 + seat
+        else:
+            level, seed = "heuristic", base + 20 + seat
+        return BotTurn(table.id, table.seq, seat, bot, game.view(seat), level, seed)
 
     def bot_played(self, turn: BotTurn, action: int) -> list[tuple[str, Message]]:
         """A bot's decision, made off the loop: applied if the table still stands where
@@ -707,9 +739,9 @@ class TableService:
     def _broadcast(self, table: Table) -> list[tuple[str, Message]]:
         return [(p, view_message(table, s, self.names)) for p, s in table.listeners()]
 
-    def hint_game(self, table: Table, player: str) -> Game:
-        """The game to evaluate for ``player``'s hint (checks that he may have one); a
-        copy, safe to read off the event loop while the table goes on."""
+    def hint_game(self, table: Table, player: str) -> bytes:
+        """The game to evaluate for ``player``'s hint (checks that he may have one),
+        pickled: a copy for a worker process, safe while the table goes on."""
         seat = table.seat_of(player)
         if seat is None:
             raise ServiceError("not_seated", "you do not sit at this table")
@@ -718,24 +750,11 @@ class TableService:
         game = table.game
         if game is None or game.current is None or game.current.turn != seat:
             raise ServiceError("not_your_turn", "a hint is for your own turn")
-        return copy.deepcopy(game)
-
-    @staticmethod
-    def compute_hint(table_id: str, game: Game) -> Message:
-        """The expert's evaluation of the seat's legal actions (CPU-bound: the web layer
-        runs it off the event loop)."""
-        from rebelote.analysis import AnalysisError, hint
-
-        try:
-            _seat, hints = hint(game, samples=24)
-        except AnalysisError as exc:
-            raise ServiceError("no_hint", str(exc)) from None
-        return {"type": "hint", "table": table_id, "measure": hints[0].measure,
-                "actions": [{"action": h.action, "value": round(h.value, 1)} for h in hints]}
+        return pickle.dumps(game)
 
     def hint(self, table: Table, player: str) -> Message:
         """The expert's evaluation of the seat's legal actions, where the table allows."""
-        return self.compute_hint(table.id, self.hint_game(table, player))
+        return compute_hint(table.id, self.hint_game(table, player))
 
     def history(self, table_id: Any, player: str | None = None,
                 invite: Any = None) -> Message:
