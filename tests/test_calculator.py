@@ -196,7 +196,7 @@ def test_interactive_pad_plays_saves_and_resumes(tmp_path: Path) -> None:
         "n", "0", "n", "95", "n", "n",  # hand 1: we took, made 95
         "n", "1", "n", "170",  # hand 2: an impossible 170 is asked again...
         "81", "n", "n",  # ... then 81: litige
-        "u",  # undo hand 2
+        "u", "y",  # undo hand 2 (asked to confirm)
         "n", "1", "n", "81", "n", "1",  # hand 2 again: they took, 81 + belote
     ]) + "\n"  # end of input: like Ctrl-C, the sheet stays saved
     res = cli("score", "--file", str(path), stdin=first, env=env)
