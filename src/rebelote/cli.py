@@ -14,12 +14,21 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperArgument
 
 from rebelote.bots import LEVELS, make_bot
 from rebelote.game import Game
 from rebelote.record import RecordError, Replay, records_of, replay_file, write_record
 from rebelote.rules import PRESETS, Rules, RulesError
 from rebelote.scoring import ScoreError
+
+
+def _argument_type_hidden(self: TyperArgument, ctx: Any) -> str | None:
+    """Help shows an argument by its name (FILE), not by a Python type (``<path>``)."""
+    return None
+
+
+TyperArgument.display_type_rich = _argument_type_hidden  # type: ignore[method-assign,assignment]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="rebelote: belote and its family — rules engine, records, bots.")

@@ -300,7 +300,8 @@ class SetupScreen(Screen[Setup | str]):
     async def on_select_changed(self, event: Select.Changed) -> None:
         changed = event.select.id
         setup = self.chosen()
-        if changed in ("lang", "preset") and setup != self.setup:
+        if (changed == "lang" and setup.lang != self.setup.lang) or (
+                changed == "preset" and setup.preset != self.setup.preset):
             # Labels, seats, the default target and deck depend on these: redraw.
             self.setup = setup
             await self.recompose()
@@ -388,6 +389,8 @@ class BeloteApp(App[None]):
         self.hint_running = False
         self._timer_pending = False
         self._bot_busy = False
+        self.min_trick_pause = 0.0
+        """Seconds a finished trick stays at least (the speed sets it otherwise)."""
         self.translate_keys()
 
     def translate_keys(self) -> None:
@@ -908,7 +911,7 @@ class BeloteApp(App[None]):
             self.paused_trick = view.tricks[-1]
             self.refresh_table()
             self._timer_pending = True
-            self.set_timer(SPEEDS[self.speed] * 2.5, self.bot_tick)
+            self.set_timer(max(self.min_trick_pause, SPEEDS[self.speed] * 2.5), self.bot_tick)
             return
         self.refresh_table()
 
