@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.prompt import Confirm, InvalidResponse, Prompt
 from rich.table import Table
 
+from rebelote.announcements import team_totals
 from rebelote.calculator import HandEntry, ScoreSheet, new_sheet
 from rebelote.i18n import plural, tr
 from rebelote.rules import PRESETS
@@ -197,7 +198,7 @@ class Pad:
             if team != "n":
                 while True:
                     value = self.ask_int("ann_points", 20, 1000)
-                    if value % 10 == 0:
+                    if value in team_totals():
                         break
                     self.error(self.t("bad_announce", value=value))
                 announce = (value, 0) if team == "0" else (0, value)

@@ -31,8 +31,6 @@ from rebelote.decks import STYLES, announcement_label, short_label, suit_label
 from rebelote.errors import IllegalAction
 from rebelote.hand import (
     BID_BASE,
-    COINCHE,
-    SURCOINCHE,
     action_name,
     bid_of,
     bid_value,
@@ -136,18 +134,6 @@ def card_text(card: Card, style: str, legal: bool = True) -> Text:
     colour = "red" if red else ""
     return Text(short_label(card, style), style=f"bold {colour}" if legal else f"dim {colour}",
                 no_wrap=True)
-
-
-def winner_so_far(trick: Trick, mode: int, players: int) -> int | None:
-    """The seat whose card holds the trick so far (a complete trick: its winner)."""
-    if trick.winner is not None:
-        return trick.winner
-    if not trick.cards or not 0 <= mode < len(WIN_VALUE):
-        return None
-    led = trick.cards[0] >> 3
-    win = WIN_VALUE[mode]
-    values = [win[c] if (c >> 3) == led or win[c] >= 16 else 0 for c in trick.cards]
-    return trick.seat_of(values.index(max(values)), players)
 
 
 class CardWidget(Static):
@@ -533,46 +519,31 @@ class BeloteApp(App[None]):
             return suit_label(mode, "spanish")
         return "♠♥♦♣"[mode]
 
-    def auction_state(self, view: SeatView) -> tuple[int, int, int, int] | None:
-        """Auction games: (bidder, bid value, mode, double) of the highest bid so far,
-        from the public calls."""
-        best: tuple[int, int, int, int] | None = None
-        n = view.rules.players
-        for i, action in enumerate(view.calls):
-            seat = (view.first_hand + i) % n
-            if action >= BID_BASE:
-                level, mode = bid_of(action)
-                best = (seat, bid_value(level), mode, 1)
-            elif action == COINCHE and best is not None:
-                best = (best[0], best[1], best[2], 2)
-            elif action == SURCOINCHE and best is not None:
-                best = (best[0], best[1], best[2], 4)
-        return best
-
     def contract_text(self, view: SeatView) -> Text:
+        """The contract line: during the auction the retourne or the highest bid so far,
+        then the contract (its bid and coinche in auction games) and who holds it."""
         lang = self.lang
-        auction = view.rules.game == "auction"
-        bid = self.auction_state(view) if auction else None
-        double = ""
-        if bid is not None and bid[3] > 1:
-            double = " · " + t("coinched" if bid[3] == 2 else "surcoinched", lang)
+        info = view.contract_info
         text = Text(no_wrap=True, overflow="ellipsis")
-        if view.contract >= 0 and view.taker >= 0:
+        bid = ""
+        double = ""
+        if info is not None:
+            if info.level >= 0:
+                bid = ("capot" if info.is_capot else str(info.value)) + " "
+            if info.double > 1:
+                double = " · " + t("coinched" if info.double == 2 else "surcoinched", lang)
+        if info is not None and info.final:
             text.append(f" {t('contract', lang)}: ")
-            value = ""
-            if bid is not None:
-                value = ("capot " if bid[1] == 250 else f"{bid[1]} ")
-            text.append(f"{value}{self.mode_label(view.contract)}", style="bold yellow")
-            side = self.side_name(view.taker)
-            text.append(" " + t("taken_by", lang, who=self.seat_name(view.taker)
+            text.append(f"{bid}{self.mode_label(info.kind)}", style="bold yellow")
+            side = self.side_name(info.bidder)
+            text.append(" " + t("taken_by", lang, who=self.seat_name(info.bidder)
                                 + (f" ({side})" if side else "")))
             text.append(double, style="bold magenta")
             return text
         text.append(f" {t('auction', lang)}: ")
-        if bid is not None:
-            text.append(t("best_bid", lang, bid=("capot " if bid[1] == 250 else f"{bid[1]} ")
-                          + self.mode_label(bid[2]), who=self.seat_name(bid[0])),
-                        style="bold")
+        if info is not None:
+            text.append(t("best_bid", lang, bid=bid + self.mode_label(info.kind),
+                          who=self.seat_name(info.bidder)), style="bold")
             text.append(double, style="bold magenta")
         elif view.retourne >= 0:
             text.append(f"{t('retourne', lang)} ")
@@ -677,7 +648,8 @@ class BeloteApp(App[None]):
         if trick is not None:
             cards = {trick.seat_of(i, n): c for i, c in enumerate(trick.cards)}
             leader = trick.leader if trick.cards else None
-            winner = winner_so_far(trick, view.contract, n)
+            winner = trick.winner if trick.winner is not None else (
+                view.master if view.master >= 0 else None)
 
         def cell(where: str) -> tuple[Text, Text]:
             """The card at ``where`` and, under it, its marks (led, holds / wins)."""
@@ -815,13 +787,13 @@ class BeloteApp(App[None]):
         """Which side's announcements scored (with what), from the public view."""
         session = self.session
         assert session is not None
-        view = hand.view(session.human)
-        team = view.announcement_winner
-        if team is None:
+        view = session.view()
+        if not view.announcement_seats:
             return None
+        seats = set(view.announcement_seats)
         kinds = [announcement_label(a.kind, self.style) for a in view.announcements
-                 if a.seat % 2 == team]
-        side = t("us" if team == session.team else "them", self.lang)
+                 if a.seat in seats]
+        side = self.side_name(view.announcement_seats[0])
         return f"{side} ({', '.join(kinds)})" if kinds else side
 
     def render_hand(self, view: SeatView) -> None:
