@@ -470,7 +470,7 @@ async def test_languages_decks_and_the_key_bar(tmp_path: Path) -> None:
     assert Setup(preset="classic", lang="fr").deck_style == "french"
     app = BeloteApp(None, record=tmp_path / "g.json", speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.05)
+        await pilot.pause(0.3)
         assert app.lang == "fr" and app.style == "german"
         keys = {k.key: k for k in app.query(FooterKey)}
         assert keys["q"].description == "quitter" and keys["h"].description == "conseil"
@@ -601,12 +601,14 @@ async def test_setup_language_redraws_and_seats_follow_the_rules(tmp_path: Path)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause(0.1)
         app.screen.query_one("#lang", Select).value = "fr"
-        await pilot.pause(0.2)
-        assert "Nouvelle partie" in str(app.screen.query_one("#setup-title").render())
+        assert await _until(pilot, lambda: "Nouvelle partie" in str(
+            app.screen.query_one("#setup-title").render()), 100)
         app.screen.query_one("#preset", Select).value = "three"
-        await pilot.pause(0.2)
-        seats = app.screen.query_one("#seat", Select)
-        assert [value for _label, value in seats._options] == [0, 1, 2]
+
+        def seats() -> list[object]:
+            return [value for _label, value in app.screen.query_one("#seat", Select)._options]
+
+        assert await _until(pilot, lambda: seats() == [0, 1, 2], 100)
         app.screen.query_one("#seat", Select).value = 2
         app.screen.query_one("#deck", Select).value = "german"
         await pilot.pause(0.1)
