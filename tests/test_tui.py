@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rebelote.record import replay_file
-from rebelote.tui.app import BeloteApp, SheetScreen
+from rebelote.tui.app import BeloteApp, SetupScreen, SheetScreen
 from rebelote.tui.session import Setup
 
 
@@ -601,17 +601,24 @@ async def test_setup_language_redraws_and_seats_follow_the_rules(tmp_path: Path)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause(0.1)
         app.screen.query_one("#lang", Select).value = "fr"
-        assert await _until(pilot, lambda: "Nouvelle partie" in str(
-            app.screen.query_one("#setup-title").render()), 100)
+        def title() -> str:
+            found = app.screen.query("#setup-title")
+            return str(found.first().render()) if found else ""
+
+        assert await _until(pilot, lambda: "Nouvelle partie" in title(), 100)
         app.screen.query_one("#preset", Select).value = "three"
 
         def seats() -> list[object]:
-            return [value for _label, value in app.screen.query_one("#seat", Select)._options]
+            found = app.screen.query("#seat")
+            return [value for _label, value in found.first(Select)._options] if found else []
 
         assert await _until(pilot, lambda: seats() == [0, 1, 2], 100)
         app.screen.query_one("#seat", Select).value = 2
         app.screen.query_one("#deck", Select).value = "german"
-        await pilot.pause(0.1)
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        assert await _until(pilot, lambda: (screen.setup.seat, screen.setup.deck) == (
+            2, "german"), 100)
         await pilot.click("#start")
         await pilot.pause(0.2)
         session = app.session

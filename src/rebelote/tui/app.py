@@ -21,6 +21,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -285,7 +286,10 @@ class SetupScreen(Screen[Setup | str]):
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         changed = event.select.id
-        setup = self.chosen()
+        try:
+            setup = self.chosen()
+        except NoMatches:  # a list changed while the screen is being redrawn
+            return
         if (changed == "lang" and setup.lang != self.setup.lang) or (
                 changed == "preset" and setup.preset != self.setup.preset):
             # Labels, seats, the default target and deck depend on these: redraw.
