@@ -139,6 +139,9 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
     "key_speed": {"en": "speed", "fr": "vitesse", "es": "velocidad"},
     # -- the terminal game: the table --
     "you": {"en": "You", "fr": "Vous", "es": "Usted"},
+    "your_table": {"en": "dashed: your table's face-up cards",
+                   "fr": "en pointillés : vos cartes de table",
+                   "es": "punteadas: sus cartas de la mesa"},
     "bot_name": {"en": "Bot {n}", "fr": "Robot {n}", "es": "Bot {n}"},
     "to_target": {"en": "to {n}", "fr": "en {n}", "es": "a {n}"},
     "in_hands": {"en": "{n} hands", "fr": "{n} donnes", "es": "{n} manos"},

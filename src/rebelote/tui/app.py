@@ -598,6 +598,9 @@ class BeloteApp(App[None]):
         for s, word, _card in view.belote_said:
             if s == seat:
                 text.append(f"{sep}{word}", style="magenta")
+        if view.rules.players == 2 and view.table and seat == self.session_human() \
+                and view.table[seat]:
+            text.append(f"{sep}{t('your_table', lang)}", style="dim")
         if view.rules.players == 2 and view.table and seat != self.session_human():
             text.append(f"\n{t('table', lang)}:{NBSP}")
             for i, c in enumerate(sorted_hand(view.table[seat], self.trump(view))):
@@ -749,6 +752,11 @@ class BeloteApp(App[None]):
             out.append(f"\n{t('void', lang)}")
             return out
         taker = self.seat_name(hand.taker)
+        info = session.view().contract_info
+        if info is not None:
+            bid = ("capot " if info.is_capot else f"{info.value} ") if info.level >= 0 else ""
+            taker += f" ({bid}{self.mode_label(info.kind)}" + (
+                f" ×{info.double}" if info.double > 1 else "") + ")"
         verdict = t(score.outcome, lang)
         capot = hand.capot_team()
         if capot is not None:
