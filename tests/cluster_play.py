@@ -114,7 +114,7 @@ class SeatClient:
             if message["type"] == "error":
                 if last is not None and last.status == "pending":
                     last.status = "refused"
-                    if message.get("code") == "unavailable":
+                    if message.get("code") in ("unavailable", "storage"):  # try again
                         self.unavailable += 1
                         await asyncio.sleep(0.3)
                 await ws.send(json.dumps({"type": "sync", "table": self.table}))
@@ -142,7 +142,7 @@ class SeatClient:
 
 
 async def open_table(base: str, index: int, rng: random.Random,
-                     target: int = 100_000) -> list[SeatClient]:
+                     target: int = 10_000) -> list[SeatClient]:
     """A table with two players (seats 0 and 2) and two random bots."""
     url = base.replace("http://", "ws://") + "/ws"
     a, b = guest(base, f"a{index}"), guest(base, f"b{index}")

@@ -66,7 +66,8 @@ def test_health_readiness_and_metrics(tmp_path: Path) -> None:
         assert m[("rebelote_actions_total", (("kind", "deal"),))] >= 1
         assert m[("rebelote_store_write_seconds_count", ())] >= 1
         assert m[("rebelote_event_loop_lag_seconds_count", ())] >= 1
-        assert m[("rebelote_job_queue_depth", ())] == 0
+        for kind in ("bots", "hints", "auth", "stats", "calc"):  # nothing left waiting
+            assert m[("rebelote_job_queue_depth", (("kind", kind),))] == 0
         # The database gone: not ready, saying why.
         app.state.service.store.engine = create_engine(
             "postgresql+psycopg://nobody@127.0.0.1:1/none", connect_args={"connect_timeout": 1})

@@ -1,13 +1,13 @@
 """One process without Redis, its database failing a write: the action must be refused
 with a clear error, acknowledged to nobody, and the table must stay where the database
-has it. (The scale-out mode does this already: tests/test_cluster_topology.py.)"""
+has it (#16's storage-is-the-truth change; the scale-out mode on the make-cluster
+topology: tests/test_cluster_topology.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
@@ -21,10 +21,6 @@ def _state(ws: Any) -> dict[str, Any]:
             return message
 
 
-@pytest.mark.xfail(reason="needs #16's storage-is-the-truth change in the single-process "
-                          "mode (acknowledge only once stored, roll the table back when "
-                          "the write fails); today the socket closes and the table in "
-                          "memory is ahead of the database", strict=False)
 def test_a_failed_write_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'f.sqlite'}", secret="t", seed=4)
     store = app.state.service.store
@@ -46,7 +42,7 @@ def test_a_failed_write_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             store.append = down
             ws.send_json({"type": "act", "table": table, "action": state["legal"][0]})
             refused = _state(ws)
-            assert refused["type"] == "error"
+            assert refused["type"] == "error" and refused["code"] == "storage"
             store.append = append
             ws.send_json({"type": "sync", "table": table})
             assert _state(ws) == state  # nothing changed

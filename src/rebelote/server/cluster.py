@@ -40,7 +40,7 @@ from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
-from rebelote.server.tables import Message, TableService
+from rebelote.server.tables import STORAGE_ERROR, Message, StorageFailure, TableService
 
 log = logging.getLogger(__name__)
 PREFIX = "rebelote:"
@@ -67,12 +67,15 @@ class Cluster:
 
     def __init__(self, service: TableService, redis_url: str, send_local: Sender,
                  worker_id: str | None = None,
-                 commit: Callable[[], Awaitable[None]] | None = None,
+                 commit: Callable[[], Awaitable[StorageFailure | None]] | None = None,
+                 kick: Callable[[], None] | None = None,
                  owner_timeout: float = OWNER_TTL_S, name: str | None = None) -> None:
         self.service = service
         self.commit = commit
         """Commits what the service handled (the web layer's group commit); without
         it, each message is committed on its own."""
+        self.kick = kick or (lambda: None)
+        """Starts the bots whose turn it is (the web layer's off-loop bot runner)."""
         # A bounded pool that makes callers wait rather than fail under load.
         self.redis = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
             redis_url, max_connections=64, timeout=30, decode_responses=True))
@@ -147,10 +150,13 @@ class Cluster:
                     last_renew = loop.time()
                 try:
                     out = self.service.tick()
+                except StorageFailure as failure:
+                    out = failure.messages
                 except SQLAlchemyError:
                     self._forget_all("a timed action could not be stored")
                     continue
                 await self.deliver(out)
+                self.kick()
             except (RedisError, OSError) as exc:
                 log.warning("redis unreachable (%s): retrying", exc.__class__.__name__)
             except Exception:
@@ -318,6 +324,7 @@ class Cluster:
         log.info("table %s taken over", table, extra={"table_id": table})
         await self.deliver(out)
         await self._publish_lobby(table)
+        self.kick()
         return True
 
     async def _handle(self, player: str, nickname: str, message: Any) -> None:
@@ -326,8 +333,14 @@ class Cluster:
         out = self.service.handle(player, message, commit=self.commit is None)
         created = set(self.service.tables) - before
         if self.commit is not None and self.service.uncommitted:
-            await self.commit()  # before anyone hears of it
-        # Stored: from here on nothing may say the message was refused.
+            failure = await self.commit()  # before anyone hears of it
+            if failure is not None:  # its players are told by the group commit
+                out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
+                if player not in {p for p, _m in failure.messages}:
+                    out.append((player, {"type": "error", "code": "storage",
+                                         "message": STORAGE_ERROR}))
+        self.kick()
+        # Stored (or refused by the store): from here on a Redis failure refuses nothing.
         try:
             for table in created:
                 await self.redis.set(self.owner_key(table), self.id, ex=self.ttl)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import json
 import logging
 import secrets
@@ -116,6 +117,10 @@ def configure_logging(settings: Settings, stream: Any = None) -> None:
     logging.getLogger("uvicorn.access").disabled = True  # our middleware logs requests
 
 
+def _count(counts: dict[str, int], kind: str) -> float:
+    return float(counts.get(kind, 0))
+
+
 class Observability:
     """The metrics, routes and middleware of one application.
 
@@ -125,12 +130,13 @@ class Observability:
     result), ``rebelote_answer_seconds`` (from a message's arrival to its answers sent,
     a histogram), ``rebelote_event_loop_lag_seconds`` (how late a 250 ms timer fires),
     ``rebelote_store_write_seconds`` (each commit of actions), ``rebelote_job_queue_depth``
-    (bot and hint work waiting: the service's ``queue_depth`` where it has one; bots and
-    hints are computed inline today, so it reads 0), ``rebelote_info``.
+    (jobs of each kind off the loop, waiting or running: ``bots``, ``hints``, ``auth``,
+    ``stats``, ``calc``), ``rebelote_info``.
     """
 
     def __init__(self, settings: Settings, service: TableService, store: Store,
-                 sockets: Callable[[], int], cluster: Cluster | None = None) -> None:
+                 sockets: Callable[[], int], cluster: Cluster | None = None,
+                 jobs: dict[str, int] | None = None) -> None:
         self.settings = settings
         self.service = service
         self.store = store
@@ -140,9 +146,12 @@ class Observability:
               registry=registry).set_function(lambda: len(service.tables))
         Gauge("rebelote_connected_sockets", "WebSockets open on this process.",
               registry=registry).set_function(sockets)
-        Gauge("rebelote_job_queue_depth", "Bot and hint computations waiting.",
-              registry=registry).set_function(
-            lambda: float(getattr(service, "queue_depth", 0)))
+        depth = Gauge("rebelote_job_queue_depth",
+                      "Jobs off the event loop (bots, hints, passwords, statistics, the "
+                      "calculator) waiting or running, by kind.", ["kind"], registry=registry)
+        waiting = jobs if jobs is not None else {}
+        for kind in waiting:
+            depth.labels(kind).set_function(functools.partial(_count, waiting, kind))
         info = Gauge("rebelote_info", "Version and process name.", ["version", "process"],
                      registry=registry)
         info.labels(__version__, settings.name or "").set(1)
