@@ -153,7 +153,13 @@ class OffLoop:
                 loop.run_in_executor(pool, os.getpid)
 
     def close(self) -> None:
+        """Stop every pool now: worker processes are terminated (a decision or a sheet
+        half computed is of no use to a server that stops), so that a stop is quick."""
         for pool in self.pools.values():
+            processes = getattr(pool, "_processes", None) or {}
+            for process in list(processes.values()):
+                with contextlib.suppress(Exception):
+                    process.terminate()
             pool.shutdown(wait=False, cancel_futures=True)
         self.pools.clear()
 
