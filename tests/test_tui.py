@@ -470,7 +470,7 @@ async def test_languages_decks_and_the_key_bar(tmp_path: Path) -> None:
     assert Setup(preset="classic", lang="fr").deck_style == "french"
     app = BeloteApp(None, record=tmp_path / "g.json", speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        assert await _until(pilot, lambda: len(app.query(FooterKey)) >= 6, 100)
         assert app.lang == "fr" and app.style == "german"
         keys = {k.key: k for k in app.query(FooterKey)}
         assert keys["q"].description == "quitter" and keys["h"].description == "conseil"
@@ -485,7 +485,9 @@ async def test_the_key_bar_fits_80_columns_in_every_language(tmp_path: Path) -> 
     for lang in ("en", "fr", "es"):
         app = BeloteApp(Setup(lang=lang, seed=1), record=tmp_path / f"{lang}.json", speed=0)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.3)
+            assert await _until(pilot, lambda app=app: all(
+                k.region.width for k in app.query(FooterKey)) and len(app.query(FooterKey))
+                >= 6, 100)
             shown = list(app.query(FooterKey))
             assert {k.key for k in shown} >= {"enter", "h", "l", "s", "plus", "q"}
             for key in shown:
