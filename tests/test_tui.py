@@ -640,3 +640,37 @@ async def test_every_preset_plays_a_hand_by_keys(tmp_path: Path) -> None:
             assert app.session is not None and app.session.hand_over, preset
             contract = str(app.query_one("#contract").render())
             assert contract.strip(), preset
+
+
+def test_the_catalog_is_complete_in_three_languages() -> None:
+    """Every text of the catalog (the terminal game's and the pad's) exists in French,
+    English and Spanish, and each placeholder is the same in the three."""
+    import string
+
+    from rebelote.i18n import _TEXT, LANGS
+
+    for key, entry in _TEXT.items():
+        assert set(LANGS) <= set(entry), key
+        fields = {lang: {f for _t, f, _s, _c in string.Formatter().parse(entry[lang]) if f}
+                  for lang in LANGS}
+        assert fields["fr"] == fields["en"] == fields["es"], key
+
+
+async def test_a_label_and_its_card_never_wrap_apart(tmp_path: Path) -> None:
+    """Item 11: in Spanish the taker's label and its suit stay on one line."""
+    app = BeloteApp(Setup(preset="moroccan", lang="es", bots="random", seed=3),
+                    record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        for _ in range(300):
+            await pilot.pause(0.02)
+            if session.view().contract >= 0 or session.hand_over:
+                break
+            if session.waiting_for_human:
+                await pilot.press("down", "enter")
+        view = session.view()
+        if view.contract < 0:
+            return
+        text = app.seat_text(view, view.taker)
+        assert "toma\u00a0" in text.plain and text.no_wrap
