@@ -674,3 +674,25 @@ async def test_a_label_and_its_card_never_wrap_apart(tmp_path: Path) -> None:
             return
         text = app.seat_text(view, view.taker)
         assert "toma\u00a0" in text.plain and text.no_wrap
+
+
+async def test_bots_play_on_while_the_sheet_is_open(tmp_path: Path) -> None:
+    """The table keeps updating under the score sheet (it drew on the top screen)."""
+    app = BeloteApp(Setup(preset="ffb", seat=2, bots="random", seed=8),
+                    record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        await pilot.press("s")
+        assert isinstance(app.screen, SheetScreen)
+        before = len(session.hand.calls) + len(session.hand.played)
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if session.waiting_for_human or session.hand_over:
+                break
+        assert isinstance(app.screen, SheetScreen) and app.is_running
+        after = len(session.hand.calls) + len(session.hand.played)
+        assert after > before or session.waiting_for_human
+        await pilot.press("escape")
+        header = str(app.query_one("#header").render())
+        assert "ffb" in header

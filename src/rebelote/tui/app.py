@@ -23,6 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Button, DataTable, Footer, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -392,6 +393,10 @@ class BeloteApp(App[None]):
                                  key_display={"enter": "⏎", "plus": "+/-"}.get(key))]
         self.refresh_bindings()
 
+    def table_widget(self, selector: str, expect: type[Any] = Widget) -> Any:
+        """A widget of the table's screen (whichever screen is on top: setup, sheet)."""
+        return self.screen_stack[0].query_one(selector, expect)
+
     @property
     def lang(self) -> str:
         return self.setup_options.lang
@@ -453,8 +458,9 @@ class BeloteApp(App[None]):
 
     def refresh_table(self) -> None:
         session = self.session
-        if session is None:
-            return
+        if session is None or not self.screen_stack or not self.screen_stack[0].query(
+                "#header"):
+            return  # not mounted yet, or being shut down
         view = session.view()
         lang = self.lang
         game = session.game
@@ -468,24 +474,24 @@ class BeloteApp(App[None]):
         rules = view.rules
         target = t("to_target", lang, n=rules.target) if rules.target else t(
             "in_hands", lang, n=rules.hands_limit)
-        self.query_one("#header", Static).update(Text(
+        self.table_widget("#header", Static).update(Text(
             f" {rules.preset} · {target} · {t('hand_n', lang, n=len(game.hands))} · "
             f"{totals}{reserve}", no_wrap=True, overflow="ellipsis"))
-        self.query_one("#contract", Static).update(self.contract_text(view))
+        self.table_widget("#contract", Static).update(self.contract_text(view))
         positions = self.positions(rules.players)
         for where in ("north", "west", "east"):
             seat = positions.get(where)
-            self.query_one(f"#{where}", Static).update(
+            self.table_widget(f"#{where}", Static).update(
                 self.seat_text(view, seat, wide=where == "north") if seat is not None else "")
-        self.query_one("#south-label", Static).update(
+        self.table_widget("#south-label", Static).update(
             self.seat_text(view, session.human, wide=True))
-        trick_box = self.query_one("#trick", Static)
+        trick_box = self.table_widget("#trick", Static)
         title, body = self.trick_text(view, positions)
         trick_box.border_title = title
         trick_box.update(body)
         self.render_hand(view)
         self.render_calls(view)
-        self.query_one("#message", Static).update(self.status_text(view))
+        self.table_widget("#message", Static).update(self.status_text(view))
 
     def status_text(self, view: SeatView) -> str:
         session = self.session
@@ -647,7 +653,7 @@ class BeloteApp(App[None]):
                    positions: dict[str, int]) -> Text:
         lang = self.lang
         n = view.rules.players
-        box = self.query_one("#trick", Static)
+        box = self.table_widget("#trick", Static)
         width = max(box.content_size.width, 30)
         height = max(box.content_size.height, 3)
         cards: dict[int, Card] = {}
@@ -725,7 +731,7 @@ class BeloteApp(App[None]):
 
     def centred_block(self, text: Text) -> Text:
         """A block of lines moved to the middle of the trick box."""
-        box = self.query_one("#trick", Static)
+        box = self.table_widget("#trick", Static)
         width = box.content_size.width
         lines = text.split("\n")
         widest = max((line.cell_len for line in lines), default=0)
@@ -809,7 +815,7 @@ class BeloteApp(App[None]):
         return f"{side} ({', '.join(kinds)})" if kinds else side
 
     def render_hand(self, view: SeatView) -> None:
-        box = self.query_one("#hand", Horizontal)
+        box = self.table_widget("#hand", Horizontal)
         box.remove_children()
         legal = set(view.legal_actions) if view.phase == "play" else set()
         up = view.table[view.seat] if view.rules.players == 2 and view.table else 0
@@ -838,7 +844,7 @@ class BeloteApp(App[None]):
         return t(name, self.lang)
 
     def render_calls(self, view: SeatView) -> None:
-        calls = self.query_one("#calls", OptionList)
+        calls = self.table_widget("#calls", OptionList)
         active = bool(self.session and self.session.waiting_for_human
                       and view.phase == "auction")
         calls.set_class(active, "active")
@@ -940,7 +946,7 @@ class BeloteApp(App[None]):
             return
         view = session.view()
         if view.phase == "auction":
-            calls = self.query_one("#calls", OptionList)
+            calls = self.table_widget("#calls", OptionList)
             if calls.highlighted is not None and calls.option_count:
                 option = calls.get_option_at_index(calls.highlighted)
                 self.try_play(int(option.id or "0"))
