@@ -696,3 +696,41 @@ async def test_bots_play_on_while_the_sheet_is_open(tmp_path: Path) -> None:
         await pilot.press("escape")
         header = str(app.query_one("#header").render())
         assert "ffb" in header
+
+
+async def test_the_auction_shows_each_call_at_its_seat_on_a_large_terminal(
+        tmp_path: Path) -> None:
+    app = BeloteApp(Setup(preset="coinche", bots="heuristic", seed=3),
+                    record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        session = app.session
+        assert session is not None
+        assert await _until(pilot, lambda: session.waiting_for_human or session.hand_over)
+        view = session.view()
+        if view.phase != "auction" or not view.calls:
+            return
+        box = app.query_one("#trick")
+        assert box.border_title == "Auction"
+        text = str(box.render())
+        last = {(view.first_hand + i) % 4: a for i, a in enumerate(view.calls)}
+        for action in last.values():
+            assert app.call_label(action) in text
+
+
+async def test_an_unreadable_saved_game_is_not_offered_and_is_kept(tmp_path: Path) -> None:
+    """Item 4: a saved game that cannot be read is said so on the setup screen (no
+    crash, no resume button); a new game keeps it as the backup."""
+    from rebelote.tui.session import backup_path
+
+    record = tmp_path / "current.json"
+    record.write_text('{"rules": {"preset": "classic"}, "hands": "many"}')
+    app = BeloteApp(Setup(), record=record, ask_setup=True, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert not app.screen.query("#resume")
+        notes = " ".join(str(w.render()) for w in app.screen.query(".note"))
+        assert "cannot be read" in notes
+        await pilot.click("#start")
+        await pilot.pause(0.1)
+        assert app.session is not None
+    assert "many" in backup_path(record).read_text()

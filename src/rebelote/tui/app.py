@@ -215,10 +215,13 @@ class SetupScreen(Screen[Setup | str]):
         super().__init__()
         self.setup = setup
         self.record = record
+        self.drawn = (setup.lang, setup.preset)
+        """The language and rules the screen is drawn for."""
 
     def compose(self) -> ComposeResult:
         s = self.setup
         lang = s.lang
+        self.drawn = (s.lang, s.preset)
         rules = Rules.preset_named(s.preset)
         saved, broken = saved_game_summary(self.record, lang)
         rows: list[Any] = [Static(t("setup_title", lang), id="setup-title")]
@@ -291,15 +294,12 @@ class SetupScreen(Screen[Setup | str]):
             setup = self.chosen()
         except NoMatches:  # a list changed while the screen is being redrawn
             return
-        if (changed == "lang" and setup.lang != self.setup.lang) or (
-                changed == "preset" and setup.preset != self.setup.preset):
+        self.setup = setup
+        if (setup.lang, setup.preset) != self.drawn:
             # Labels, seats, the default target and deck depend on these: redraw.
-            self.setup = setup
             await self.recompose()
-            if changed:
+            if changed in ("lang", "preset") and self.query(f"#{changed}"):
                 self.query_one(f"#{changed}").focus()
-        else:
-            self.setup = setup
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "resume":
@@ -642,15 +642,18 @@ class BeloteApp(App[None]):
             trick = view.trick
             title = t("trick_n", lang, n=len(view.tricks) + 1, of=32 // n if n != 3 else 8)
         else:
-            body = Text(justify="center")
-            if view.retourne >= 0 and view.contract < 0:
-                body.append(f"\n{t('retourne', lang)}\n")
-                body.append_text(card_text(view.retourne, self.style))
-            return t("auction", lang), body
+            last: dict[int, str] = {}
+            for i, action in enumerate(view.calls):
+                last[(view.first_hand + i) % n] = self.call_label(action)
+            if self.table_widget("#trick", Static).content_size.height < 6:
+                return t("auction", lang), Text()  # no room: the seats show their calls
+            return t("auction", lang), self.draw_trick(view, None, positions, last)
         return title, self.draw_trick(view, trick, positions)
 
     def draw_trick(self, view: SeatView, trick: Trick | None,
-                   positions: dict[str, int]) -> Text:
+                   positions: dict[str, int], calls: dict[int, str] | None = None) -> Text:
+        """The trick's cards (or, with ``calls``, each seat's last call) at the players'
+        places around the box; framed cards when the box is large."""
         lang = self.lang
         n = view.rules.players
         box = self.table_widget("#trick", Static)
@@ -665,10 +668,19 @@ class BeloteApp(App[None]):
                 view.master if view.master >= 0 else None)
 
         def cell(where: str) -> tuple[Text, Text]:
-            """The card at ``where`` and, under it, its marks (led, holds / wins)."""
+            """The card at ``where`` and, under it, its marks (led, holds / wins); in
+            the auction, the seat's last call."""
             seat = positions.get(where)
             card, marks = Text(no_wrap=True), Text(no_wrap=True)
             if seat is None:
+                return card, marks
+            if calls is not None:
+                if seat in calls:
+                    card.append(calls[seat], style="bold cyan")
+                else:
+                    card.append("··", style="dim")
+                if seat == view.turn:
+                    marks.append("…", style="bold")
                 return card, marks
             if seat in cards:
                 card.append_text(card_text(cards[seat], self.style))
