@@ -56,7 +56,7 @@ def test_more_budget_more_worlds_and_within_it(monkeypatch: pytest.MonkeyPatch) 
     hand = _mid_hand(11, 17)  # the fifth trick: a world costs about 1 ms either way
     view = hand.view(hand.turn)
     used = {}
-    for budget in (3.0, 80.0):
+    for budget in (2.0, 200.0):
         bot = ExpertBot(seed=2, budget_ms=budget)
         bot.evaluate(view)  # learns what a world costs here
         t = time.perf_counter()
@@ -66,7 +66,7 @@ def test_more_budget_more_worlds_and_within_it(monkeypatch: pytest.MonkeyPatch) 
         used[budget] = bot.samples_used
         # the budget is kept: one world's overrun at most (a loaded machine: slack)
         assert elapsed <= 2 * budget + 60, (budget, elapsed)
-    assert used[80.0] >= 3 * used[3.0] > 0, used
+    assert used[200.0] >= 2 * used[2.0] > 0, used
 
 
 def test_the_first_trick_is_solved_exactly_only_with_time_for_it() -> None:
@@ -197,3 +197,53 @@ def test_the_peer_match_gives_colver_our_measured_time_and_reports_both() -> Non
     assert r["peer_time_ms"] >= 1
     lo, hi = r["ci95"]
     assert lo <= r["mean"] <= hi
+
+
+def _replayed_likelihood(view: object, hands: list[int]) -> float:
+    """The play likelihood by replaying the hand through the referee (the reference)."""
+    from rebelote.cards import cards_of
+    from rebelote.view import SeatView
+
+    assert isinstance(view, SeatView)
+    n = view.rules.players
+    tricks = [*view.tricks, *((view.trick,) if view.trick is not None else ())]
+    order = [(t.seat_of(i, n), c) for t in tricks for i, c in enumerate(t.cards)]
+    initial = [list(cards_of(hands[s])) for s in range(n)]
+    for seat, card in order:
+        initial[seat].append(card)
+    hand = HandState.with_contract(view.rules, view.dealer, initial, view.taker,
+                                   view.contract, -1,
+                                   0 if view.rules.game == "auction" else -1, 1)
+    weight = 1.0
+    for seat, card in order:
+        if seat != view.seat:
+            weight /= hand.legal_cards().bit_count()
+        hand.play(card, announce=[], belote=False)
+    return weight
+
+
+@pytest.mark.parametrize("preset", ["contree", "classic", "three", "skill7"])
+def test_play_likelihood_from_the_pure_rules_matches_the_referee(preset: str) -> None:
+    """Sampled worlds of random hands (random play; sans atout and tout atout too where
+    the preset allows them): the likelihood from the trick rules is the referee's."""
+    from rebelote.bots.knowledge import knowledge_of, play_likelihood, sample_hands
+
+    rng = random.Random(preset)
+    rules = Rules.preset_named(preset)
+    checked = 0
+    for _ in range(40):
+        hand = HandState.new(rules, rng.randrange(rules.players), rng)
+        while hand.phase == 0:
+            hand.apply(rng.choice(hand.legal_actions()))
+        if hand.is_void:
+            continue
+        for _ in range(rng.randrange(1, 4 * rules.players)):
+            hand.apply(rng.choice(hand.legal_actions()))
+        view = hand.view(hand.turn)
+        k = knowledge_of(view)
+        for _ in range(3):
+            world = sample_hands(k, rng)
+            assert play_likelihood(view, world) == pytest.approx(
+                _replayed_likelihood(view, world))
+            checked += 1
+    assert checked >= 60

@@ -442,7 +442,7 @@ def serve(
     import uvicorn
 
     from rebelote.server.app import create_app, default_database_url, load_secret
-    from rebelote.server.store import upgrade
+    from rebelote.server.store import StoreError, check_database
 
     if workers > 1 and redis is None:
         _fail("several workers share their tables through Redis: give --redis URL", 2)
@@ -450,10 +450,17 @@ def serve(
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "info",
                                "ws_per_message_deflate": False}
     if workers == 1:
-        uvicorn.run(create_app(database, redis_url=redis), **options)
+        try:
+            web = create_app(database, redis_url=redis, prestart=True)
+        except StoreError as exc:  # one sentence naming the database
+            _fail(str(exc), 1)
+        uvicorn.run(web, **options)
         return
     url = database or default_database_url()
-    upgrade(url)  # once, before the workers start
+    try:
+        check_database(url)  # migrated once, before the workers start
+    except StoreError as exc:
+        _fail(str(exc), 1)
     os.environ.update(REBELOTE_DATABASE_URL=url, REBELOTE_REDIS_URL=redis or "",
                       REBELOTE_MIGRATED="1", REBELOTE_SECRET=load_secret())
     uvicorn.run("rebelote.server.app:app_from_environment", factory=True, workers=workers,
