@@ -452,6 +452,10 @@ def test_the_tests_never_write_the_real_setup_file() -> None:
             assert not path.is_relative_to(root) or root == Path("/"), path
     assert config_path().exists()
     assert (real.stat().st_mtime_ns if real.exists() else None) == before
+    import os
+
+    assert not [k for k in os.environ if k.startswith("REBELOTE_")
+                and not k.startswith(("REBELOTE_TEST_", "REBELOTE_SKIP_"))]
 
 
 async def test_languages_decks_and_the_key_bar(tmp_path: Path) -> None:
