@@ -154,8 +154,8 @@ def server_section(console: Console) -> None:
             runs.append((workers, _run([sys.executable, "-m", "bench.server_load", "200",
                                         "20", str(workers)])))
             progress.advance(task)
-    table = Table(title="Web server: 200 tables of random bots, 400 connected clients, "
-                        "loopback, 20 s")
+    table = Table(title="Web server: 200 tables (expert bots on 20, random bots on the "
+                        "others), 400 connected clients, loopback, 20 s")
     for col in ("processes", "actions/s", "p50 ms", "p99 ms", "target p99", "unanswered",
                 "memory/table KB"):
         table.add_column(col, justify="right")
@@ -170,7 +170,55 @@ def server_section(console: Console) -> None:
                       ("≤ 100 " + ("(met)" if met else "(not met)")) if workers == 1 else "—",
                       str(r["unanswered"]), f"{r['memory_per_table_kb']:.0f}")
     console.print(table)
+    responsiveness_section(console)
+    soak_section(console)
     cluster_section(console)
+
+
+def responsiveness_section(console: Console) -> None:
+    """One process kept busy (100 expert tables, 10 players asking hints, 2 clients
+    sending wrong passwords, one posting a 20,000-hand score sheet): the lobby and an
+    idle table's sync, and the event loop's largest stall, beside the same quiet."""
+    with Progress(console=console, transient=True) as progress:
+        progress.add_task("server: responsiveness, quiet then busy", total=None)
+        r = _run([sys.executable, "-m", "bench.server_responsiveness", "15"])
+    table = Table(title="Web server responsiveness (one process; busy: 100 expert tables, "
+                        "10 hint askers, 2 password guessers, a 20,000-hand score sheet)")
+    for col in ("run", "lobby p99 ms", "idle sync p99 ms", "largest loop stall ms",
+                "goal", "met"):
+        table.add_column(col, justify="left" if col == "run" else "right")
+    if "error" in r:
+        table.add_row("both", f"error: {r['error']}", "", "", "", "")
+    else:
+        for run in ("quiet", "busy"):
+            x = r[run]
+            met = (x["lobby_p99_ms"] <= 50 and x["sync_p99_ms"] <= 50
+                   and x.get("largest_stall_ms", 1e9) <= 20)
+            table.add_row(run, f"{x['lobby_p99_ms']:.1f}", f"{x['sync_p99_ms']:.1f}",
+                          _fmt(x.get("largest_stall_ms"), ".1f"), "≤ 50 / ≤ 50 / ≤ 20",
+                          "yes" if met else "no")
+    console.print(table)
+
+
+def soak_section(console: Console) -> None:
+    """Random kill -9 and full-disk windows during play; then every table replays and
+    no acknowledged action is missing."""
+    with Progress(console=console, transient=True) as progress:
+        progress.add_task("server: fault soak (kill -9, full disk)", total=None)
+        r = _run([sys.executable, "-m", "bench.server_faults", "60", "10"])
+    table = Table(title="Web server fault soak: 60 s, 10 tables, random kill -9 and "
+                        "full-disk windows")
+    for col in ("kills", "disk full", "acknowledged", "storage errors", "tables replayed",
+                "quarantined", "acknowledged lost", "ok"):
+        table.add_column(col, justify="right")
+    if "error" in r:
+        table.add_row(f"error: {r['error']}", "", "", "", "", "", "", "")
+    else:
+        table.add_row(str(r["kills"]), f"{r['disk_full']} ({r['write_failures']})",
+                      str(r["acknowledged"]), str(r["storage_errors_seen"]),
+                      f"{r['tables_replayed']}/{r['tables']}", str(r["quarantined"]),
+                      str(r["acknowledged_lost"]), "yes" if r["ok"] else "no")
+    console.print(table)
 
 
 CLUSTER_TABLES = int(os.environ.get("REBELOTE_BENCH_CLUSTER_TABLES", "1000"))

@@ -20,12 +20,10 @@ REAL_HOME = Path(os.environ.get("HOME") or Path.home())
 REAL_CONFIG_HOME = Path(os.environ.get("XDG_CONFIG_HOME") or REAL_HOME / ".config")
 REAL_DATA_HOME = Path(os.environ.get("XDG_DATA_HOME") or REAL_HOME / ".local" / "share")
 
-_REBELOTE_SETTINGS = ("REBELOTE_DATABASE_URL", "REBELOTE_REDIS_URL", "REBELOTE_MIGRATED",
-                      "REBELOTE_SECRET", "REBELOTE_DATA_DIR", "REBELOTE_CONFIG_DIR",
-                      # every other `rebelote serve` setting (rebelote.server.settings.ENV)
-                      "REBELOTE_HOST", "REBELOTE_PORT", "REBELOTE_WORKERS",
-                      "REBELOTE_LOG_FORMAT", "REBELOTE_LOG_LEVEL", "REBELOTE_OWNER_TIMEOUT",
-                      "REBELOTE_NAME", "REBELOTE_MIGRATE")
+_KEPT_SETTINGS = ("REBELOTE_TEST_", "REBELOTE_SKIP_")
+"""REBELOTE_* variables that steer the test run itself (a PostgreSQL to test against,
+skipping the peers); every other REBELOTE_* setting (database, Redis, secret, report
+files...) is removed for each test."""
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +35,7 @@ def isolated_user_paths(tmp_path_factory: pytest.TempPathFactory,
     for name, sub in (("XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".local/share"),
                       ("XDG_STATE_HOME", ".local/state"), ("XDG_CACHE_HOME", ".cache")):
         monkeypatch.setenv(name, str(home / sub))
-    for name in _REBELOTE_SETTINGS:
-        monkeypatch.delenv(name, raising=False)
+    for name in list(os.environ):
+        if name.startswith("REBELOTE_") and not name.startswith(_KEPT_SETTINGS):
+            monkeypatch.delenv(name)
     yield home

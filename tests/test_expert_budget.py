@@ -247,3 +247,29 @@ def test_play_likelihood_from_the_pure_rules_matches_the_referee(preset: str) ->
                 _replayed_likelihood(view, world))
             checked += 1
     assert checked >= 60
+
+
+def test_auction_fit_weighs_down_worlds_where_a_bid_would_not_have_been_made() -> None:
+    from rebelote.bots.expert import auction_fit
+    from rebelote.cards import parse_card
+    from rebelote.hand import bid_action
+
+    def mask(text: str) -> int:
+        return sum(1 << parse_card(c) for c in text.split())
+
+    rules = Rules.contree()
+    hand = HandState.from_deal(rules, 3, [[c for c in range(32) if c // 8 == s]
+                                          for s in range(4)])
+    hand.apply(bid_action(2, 1))  # seat 0: 100 hearts
+    for _ in range(3):
+        hand.apply(32)  # pass
+    view = hand.view(1)
+    strong = mask("JH 9H AH 10H KH AS AD AC")  # seat 0 as the bid says
+    weak = mask("7H 8S 9S 7D 8D 9D 7C 8C")
+    rest = [c for c in range(32) if not (strong | view.hand) >> c & 1]
+    world = [strong, view.hand, sum(1 << c for c in rest[:8]), sum(1 << c for c in rest[8:])]
+    assert auction_fit(view, world, 0.3) == 1.0
+    rest = [c for c in range(32) if not (weak | view.hand) >> c & 1]
+    world = [weak, view.hand, sum(1 << c for c in rest[:8]), sum(1 << c for c in rest[8:])]
+    assert auction_fit(view, world, 0.3) == pytest.approx(0.3)
+    assert auction_fit(view, world, 1.0) == 1.0

@@ -295,3 +295,20 @@ def test_the_web_layer_tells_the_players_of_a_failed_write(tmp_path: Path) -> No
             after = ws.receive_json()
             assert after["type"] == "state" and after != state
     json.dumps(after)
+
+
+def test_signing_in_on_a_failing_database_is_a_clear_error(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from rebelote.server.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite'}", secret="t")
+    store = app.state.service.store
+
+    def refuse(*args: Any) -> bool:
+        raise OperationalError("INSERT", {}, sqlite3.OperationalError("disk I/O error"))
+
+    store.add_player = refuse
+    with TestClient(app, raise_server_exceptions=False) as client:
+        res = client.post("/api/guest", json={"nickname": "Ana"})
+        assert res.status_code == 503 and res.json()["code"] == "storage"

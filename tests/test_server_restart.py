@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +47,16 @@ def test_a_killed_server_resumes_every_table(tmp_path: Path) -> None:
                 return created["table"], state
 
         table, before = asyncio.run(play())
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
     finally:
         proc.send_signal(signal.SIGKILL)  # no clean shutdown
         proc.wait(timeout=10)
+    assert children  # the worker processes (bots, hints, calculator)...
+    for _ in range(100):
+        if not any(Path(f"/proc/{c}").exists() for c in children):
+            break
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{c}").exists() for c in children)  # ...go with it
     proc = _start(port, db)
     try:
         async def resync() -> dict[str, Any]:

@@ -452,6 +452,10 @@ def test_the_tests_never_write_the_real_setup_file() -> None:
             assert not path.is_relative_to(root) or root == Path("/"), path
     assert config_path().exists()
     assert (real.stat().st_mtime_ns if real.exists() else None) == before
+    import os
+
+    assert not [k for k in os.environ if k.startswith("REBELOTE_")
+                and not k.startswith(("REBELOTE_TEST_", "REBELOTE_SKIP_"))]
 
 
 async def test_languages_decks_and_the_key_bar(tmp_path: Path) -> None:
@@ -470,7 +474,7 @@ async def test_languages_decks_and_the_key_bar(tmp_path: Path) -> None:
     assert Setup(preset="classic", lang="fr").deck_style == "french"
     app = BeloteApp(None, record=tmp_path / "g.json", speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        assert await _until(pilot, lambda: len(app.query(FooterKey)) >= 6, 100)
         assert app.lang == "fr" and app.style == "german"
         keys = {k.key: k for k in app.query(FooterKey)}
         assert keys["q"].description == "quitter" and keys["h"].description == "conseil"
@@ -485,7 +489,9 @@ async def test_the_key_bar_fits_80_columns_in_every_language(tmp_path: Path) -> 
     for lang in ("en", "fr", "es"):
         app = BeloteApp(Setup(lang=lang, seed=1), record=tmp_path / f"{lang}.json", speed=0)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.3)
+            assert await _until(pilot, lambda app=app: all(
+                k.region.width for k in app.query(FooterKey)) and len(app.query(FooterKey))
+                >= 6, 100)
             shown = list(app.query(FooterKey))
             assert {k.key for k in shown} >= {"enter", "h", "l", "s", "plus", "q"}
             for key in shown:
@@ -638,3 +644,97 @@ async def test_every_preset_plays_a_hand_by_keys(tmp_path: Path) -> None:
             assert app.session is not None and app.session.hand_over, preset
             contract = str(app.query_one("#contract").render())
             assert contract.strip(), preset
+
+
+def test_the_catalog_is_complete_in_three_languages() -> None:
+    """Every text of the catalog (the terminal game's and the pad's) exists in French,
+    English and Spanish, and each placeholder is the same in the three."""
+    import string
+
+    from rebelote.i18n import _TEXT, LANGS
+
+    for key, entry in _TEXT.items():
+        assert set(LANGS) <= set(entry), key
+        fields = {lang: {f for _t, f, _s, _c in string.Formatter().parse(entry[lang]) if f}
+                  for lang in LANGS}
+        assert fields["fr"] == fields["en"] == fields["es"], key
+
+
+async def test_a_label_and_its_card_never_wrap_apart(tmp_path: Path) -> None:
+    """Item 11: in Spanish the taker's label and its suit stay on one line."""
+    app = BeloteApp(Setup(preset="moroccan", lang="es", bots="random", seed=3),
+                    record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        for _ in range(300):
+            await pilot.pause(0.02)
+            if session.view().contract >= 0 or session.hand_over:
+                break
+            if session.waiting_for_human:
+                await pilot.press("down", "enter")
+        view = session.view()
+        if view.contract < 0:
+            return
+        text = app.seat_text(view, view.taker)
+        assert "toma\u00a0" in text.plain and text.no_wrap
+
+
+async def test_bots_play_on_while_the_sheet_is_open(tmp_path: Path) -> None:
+    """The table keeps updating under the score sheet (it drew on the top screen)."""
+    app = BeloteApp(Setup(preset="ffb", seat=2, bots="random", seed=8),
+                    record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        await pilot.press("s")
+        assert isinstance(app.screen, SheetScreen)
+        before = len(session.hand.calls) + len(session.hand.played)
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if session.waiting_for_human or session.hand_over:
+                break
+        assert isinstance(app.screen, SheetScreen) and app.is_running
+        after = len(session.hand.calls) + len(session.hand.played)
+        assert after > before or session.waiting_for_human
+        await pilot.press("escape")
+        header = str(app.query_one("#header").render())
+        assert "ffb" in header
+
+
+async def test_the_auction_shows_each_call_at_its_seat_on_a_large_terminal(
+        tmp_path: Path) -> None:
+    app = BeloteApp(Setup(preset="coinche", bots="heuristic", seed=3),
+                    record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        session = app.session
+        assert session is not None
+        assert await _until(pilot, lambda: session.waiting_for_human or session.hand_over)
+        view = session.view()
+        if view.phase != "auction" or not view.calls:
+            return
+        box = app.query_one("#trick")
+        assert box.border_title == "Auction"
+        text = str(box.render())
+        last = {(view.first_hand + i) % 4: a for i, a in enumerate(view.calls)}
+        for action in last.values():
+            assert app.call_label(action) in text
+
+
+async def test_an_unreadable_saved_game_is_not_offered_and_is_kept(tmp_path: Path) -> None:
+    """Item 4: a saved game that cannot be read is said so on the setup screen (no
+    crash, no resume button); a new game keeps it as the backup."""
+    from rebelote.tui.session import backup_path
+
+    record = tmp_path / "current.json"
+    record.write_text('{"rules": {"preset": "classic"}, "hands": "many"}')
+    app = BeloteApp(Setup(), record=record, ask_setup=True, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert not app.screen.query("#resume")
+        notes = " ".join(str(w.render()) for w in app.screen.query(".note"))
+        assert "cannot be read" in notes
+        await pilot.click("#start")
+        await pilot.pause(0.1)
+        assert app.session is not None
+    assert "many" in backup_path(record).read_text()

@@ -490,13 +490,16 @@ class ExpertBot:
                  budget_s: float | None = None, min_samples: int = 6, solve_cards: int = 24,
                  rollouts_per_card: int = 64, weighted: bool = True,
                  bid_worlds: int | None = None, budget_ms: float | None = None,
-                 bid_budget_ms: float | None = None) -> None:
+                 bid_budget_ms: float | None = None, misfit_weight: float = 1.0) -> None:
         """``samples`` worlds per decision: a fixed number, so that a seed gives the same
         play on any machine; with ``budget_s`` the bot stops sampling when the time is up
         (after ``min_samples``) instead. ``budget_ms``: the anytime mode above. Bids
         from solved deals (:class:`SampledBidder`, ``bid_worlds`` a decision; default:
         ``AUCTION_WORLDS`` / ``CLASSIC_WORLDS``); ``bid_worlds=0`` bids with the
-        heuristic's model instead."""
+        heuristic's model instead. ``misfit_weight``: in auction games, a world's weight
+        is multiplied by it for each other seat's bid that the bidding model would not
+        have made with that seat's hand there (:func:`auction_fit`; 1: the bids are not
+        read in card play)."""
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError(f"budget_ms must be positive, not {budget_ms!r}")
         self.rng = random.Random(seed)
@@ -520,6 +523,7 @@ class ExpertBot:
         self.solve_cards = solve_cards
         self.rollouts_per_card = rollouts_per_card
         self.weighted = weighted
+        self.misfit_weight = misfit_weight
         self.samples_used = 0
         self.solved = False
         """Whether the last decision solved its worlds exactly (else rollouts)."""
@@ -591,6 +595,8 @@ class ExpertBot:
             except SamplingError:
                 break
             weight = play_likelihood(view, hands) if self.weighted else 1.0
+            if self.misfit_weight != 1.0:
+                weight *= auction_fit(view, hands, self.misfit_weight)
             pos = position_from_view(view, hands, my_team)
             values: dict[Card, float]
             if exact:
@@ -635,6 +641,31 @@ current one included): the
 mean over 40 contrée deals on this 2-core machine, one thread (solving every legal card
 exactly, or 64 rollouts each; the means, not the medians: the first trick's solves have a
 long tail, median 15 ms, p90 78, max 230); each bot then learns its own."""
+
+
+def auction_fit(view: SeatView, hands: list[CardSet], misfit_weight: float) -> float:
+    """How well the world ``hands`` (each seat's current cards) fits the auction:
+    ``misfit_weight`` to the power of the other seats' suit bids that the bidding model
+    would not make with the hand that seat then held (the lenient test the bidder's own
+    sampled deals pass: the model's points at least the bid's value less 40)."""
+    if view.rules.game != "auction" or view.rules.players != 4:
+        return 1.0
+    held = list(hands)
+    for trick in (*view.tricks, *((view.trick,) if view.trick is not None else ())):
+        for i, card in enumerate(trick.cards):
+            held[trick.seat_of(i, 4)] |= 1 << card
+    weight = 1.0
+    for i, call in enumerate(view.calls):
+        if call < BID_BASE:
+            continue
+        seat = (view.first_hand + i) % 4
+        level, mode = bid_of(call)
+        if seat == view.seat or mode >= 4:
+            continue
+        leads = (view.first_hand - seat) % 2 == 0
+        if contract_points(held[seat], mode, leads) < 80 + 10 * level - 40:
+            weight *= misfit_weight
+    return weight
 
 
 def _clear(worlds: list[tuple[float, dict[Card, float]]]) -> bool:

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
@@ -803,7 +804,14 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     middleware = [Middleware(RequestContext), Middleware(Guard, hsts=https),
                   Middleware(SessionMiddleware, secret_key=secret or settings.secret(),
                              same_site="lax", https_only=https)]
-    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    async def storage_failed(request: Request, exc: Exception) -> Response:
+        log.error("the database failed on %s: %s", request.url.path, exc)
+        return _json_error(503, "storage", "the server could not read or save this: "
+                           "try again in a moment")
+
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                    exception_handlers={SQLAlchemyError: storage_failed,
+                                        OSError: storage_failed})
     app.state.service = service
     app.state.loop_watch = watch
     app.state.work = work

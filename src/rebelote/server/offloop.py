@@ -22,6 +22,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -60,13 +61,21 @@ def bot_decision(level: str, seed: int, view: SeatView) -> int:
     return bot.choose(view)
 
 
-def worker_start(kind: str) -> None:
+def worker_start(kind: str, server: int) -> None:
     """A worker process's start: it yields the CPU to the server's event loop (a lower
-    priority: on a busy machine the loop runs first), and for bots and hints, the
+    priority: on a busy machine the loop runs first), it exits when the server is gone
+    (even killed), and for bots and hints, the
     expert and its solver are loaded now (numba's compiled kernels from its cache), so
     that the first real decision is not the slow one."""
     with contextlib.suppress(OSError):
         os.nice(10)
+
+    def orphaned() -> None:  # the server (pid given: it may be gone already) was killed
+        while os.getppid() == server:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, daemon=True, name="parent-watch").start()
     if kind in ("bots", "hints"):
         warm()
 
@@ -108,7 +117,7 @@ class OffLoop:
             if self.use_processes:
                 pool = concurrent.futures.ProcessPoolExecutor(
                     count, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=worker_start, initargs=(kind,))
+                    initializer=worker_start, initargs=(kind, os.getpid()))
             else:
                 pool = concurrent.futures.ThreadPoolExecutor(count, thread_name_prefix=kind)
             self.pools[kind] = pool
@@ -144,7 +153,13 @@ class OffLoop:
                 loop.run_in_executor(pool, os.getpid)
 
     def close(self) -> None:
+        """Stop every pool now: worker processes are terminated (a decision or a sheet
+        half computed is of no use to a server that stops), so that a stop is quick."""
         for pool in self.pools.values():
+            processes = getattr(pool, "_processes", None) or {}
+            for process in list(processes.values()):
+                with contextlib.suppress(Exception):
+                    process.terminate()
             pool.shutdown(wait=False, cancel_futures=True)
         self.pools.clear()
 

@@ -22,6 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Button, DataTable, Footer, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -212,10 +213,13 @@ class SetupScreen(Screen[Setup | str]):
         super().__init__()
         self.setup = setup
         self.record = record
+        self.drawn = (setup.lang, setup.preset)
+        """The language and rules the screen is drawn for."""
 
     def compose(self) -> ComposeResult:
         s = self.setup
         lang = s.lang
+        self.drawn = (s.lang, s.preset)
         rules = Rules.preset_named(s.preset)
         saved, broken = saved_game_summary(self.record, lang)
         rows: list[Any] = [Static(t("setup_title", lang), id="setup-title")]
@@ -288,15 +292,12 @@ class SetupScreen(Screen[Setup | str]):
             setup = self.chosen()
         except NoMatches:  # a list changed while the screen is being redrawn
             return
-        if (changed == "lang" and setup.lang != self.setup.lang) or (
-                changed == "preset" and setup.preset != self.setup.preset):
+        self.setup = setup
+        if (setup.lang, setup.preset) != self.drawn:
             # Labels, seats, the default target and deck depend on these: redraw.
-            self.setup = setup
             await self.recompose()
-            if changed:
+            if changed in ("lang", "preset") and self.query(f"#{changed}"):
                 self.query_one(f"#{changed}").focus()
-        else:
-            self.setup = setup
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "resume":
@@ -390,6 +391,10 @@ class BeloteApp(App[None]):
                                  key_display={"enter": "⏎", "plus": "+/-"}.get(key))]
         self.refresh_bindings()
 
+    def table_widget(self, selector: str, expect: type[Any] = Widget) -> Any:
+        """A widget of the table's screen (whichever screen is on top: setup, sheet)."""
+        return self.screen_stack[0].query_one(selector, expect)
+
     @property
     def lang(self) -> str:
         return self.setup_options.lang
@@ -451,8 +456,9 @@ class BeloteApp(App[None]):
 
     def refresh_table(self) -> None:
         session = self.session
-        if session is None:
-            return
+        if session is None or not self.screen_stack or not self.screen_stack[0].query(
+                "#header"):
+            return  # not mounted yet, or being shut down
         view = session.view()
         lang = self.lang
         game = session.game
@@ -466,24 +472,24 @@ class BeloteApp(App[None]):
         rules = view.rules
         target = t("to_target", lang, n=rules.target) if rules.target else t(
             "in_hands", lang, n=rules.hands_limit)
-        self.query_one("#header", Static).update(Text(
+        self.table_widget("#header", Static).update(Text(
             f" {rules.preset} · {target} · {t('hand_n', lang, n=len(game.hands))} · "
             f"{totals}{reserve}", no_wrap=True, overflow="ellipsis"))
-        self.query_one("#contract", Static).update(self.contract_text(view))
+        self.table_widget("#contract", Static).update(self.contract_text(view))
         positions = self.positions(rules.players)
         for where in ("north", "west", "east"):
             seat = positions.get(where)
-            self.query_one(f"#{where}", Static).update(
+            self.table_widget(f"#{where}", Static).update(
                 self.seat_text(view, seat, wide=where == "north") if seat is not None else "")
-        self.query_one("#south-label", Static).update(
+        self.table_widget("#south-label", Static).update(
             self.seat_text(view, session.human, wide=True))
-        trick_box = self.query_one("#trick", Static)
+        trick_box = self.table_widget("#trick", Static)
         title, body = self.trick_text(view, positions)
         trick_box.border_title = title
         trick_box.update(body)
         self.render_hand(view)
         self.render_calls(view)
-        self.query_one("#message", Static).update(self.status_text(view))
+        self.table_widget("#message", Static).update(self.status_text(view))
 
     def status_text(self, view: SeatView) -> str:
         session = self.session
@@ -634,18 +640,21 @@ class BeloteApp(App[None]):
             trick = view.trick
             title = t("trick_n", lang, n=len(view.tricks) + 1, of=32 // n if n != 3 else 8)
         else:
-            body = Text(justify="center")
-            if view.retourne >= 0 and view.contract < 0:
-                body.append(f"\n{t('retourne', lang)}\n")
-                body.append_text(card_text(view.retourne, self.style))
-            return t("auction", lang), body
+            last: dict[int, str] = {}
+            for i, action in enumerate(view.calls):
+                last[(view.first_hand + i) % n] = self.call_label(action)
+            if self.table_widget("#trick", Static).content_size.height < 6:
+                return t("auction", lang), Text()  # no room: the seats show their calls
+            return t("auction", lang), self.draw_trick(view, None, positions, last)
         return title, self.draw_trick(view, trick, positions)
 
     def draw_trick(self, view: SeatView, trick: Trick | None,
-                   positions: dict[str, int]) -> Text:
+                   positions: dict[str, int], calls: dict[int, str] | None = None) -> Text:
+        """The trick's cards (or, with ``calls``, each seat's last call) at the players'
+        places around the box; framed cards when the box is large."""
         lang = self.lang
         n = view.rules.players
-        box = self.query_one("#trick", Static)
+        box = self.table_widget("#trick", Static)
         width = max(box.content_size.width, 30)
         height = max(box.content_size.height, 3)
         cards: dict[int, Card] = {}
@@ -657,10 +666,19 @@ class BeloteApp(App[None]):
                 view.master if view.master >= 0 else None)
 
         def cell(where: str) -> tuple[Text, Text]:
-            """The card at ``where`` and, under it, its marks (led, holds / wins)."""
+            """The card at ``where`` and, under it, its marks (led, holds / wins); in
+            the auction, the seat's last call."""
             seat = positions.get(where)
             card, marks = Text(no_wrap=True), Text(no_wrap=True)
             if seat is None:
+                return card, marks
+            if calls is not None:
+                if seat in calls:
+                    card.append(calls[seat], style="bold cyan")
+                else:
+                    card.append("··", style="dim")
+                if seat == view.turn:
+                    marks.append("…", style="bold")
                 return card, marks
             if seat in cards:
                 card.append_text(card_text(cards[seat], self.style))
@@ -723,7 +741,7 @@ class BeloteApp(App[None]):
 
     def centred_block(self, text: Text) -> Text:
         """A block of lines moved to the middle of the trick box."""
-        box = self.query_one("#trick", Static)
+        box = self.table_widget("#trick", Static)
         width = box.content_size.width
         lines = text.split("\n")
         widest = max((line.cell_len for line in lines), default=0)
@@ -807,7 +825,7 @@ class BeloteApp(App[None]):
         return f"{side} ({', '.join(kinds)})" if kinds else side
 
     def render_hand(self, view: SeatView) -> None:
-        box = self.query_one("#hand", Horizontal)
+        box = self.table_widget("#hand", Horizontal)
         box.remove_children()
         legal = set(view.legal_actions) if view.phase == "play" else set()
         up = view.table[view.seat] if view.rules.players == 2 and view.table else 0
@@ -836,7 +854,7 @@ class BeloteApp(App[None]):
         return t(name, self.lang)
 
     def render_calls(self, view: SeatView) -> None:
-        calls = self.query_one("#calls", OptionList)
+        calls = self.table_widget("#calls", OptionList)
         active = bool(self.session and self.session.waiting_for_human
                       and view.phase == "auction")
         calls.set_class(active, "active")
@@ -938,7 +956,7 @@ class BeloteApp(App[None]):
             return
         view = session.view()
         if view.phase == "auction":
-            calls = self.query_one("#calls", OptionList)
+            calls = self.table_widget("#calls", OptionList)
             if calls.highlighted is not None and calls.option_count:
                 option = calls.get_option_at_index(calls.highlighted)
                 self.try_play(int(option.id or "0"))
