@@ -28,6 +28,7 @@ from rebelote.actions import (
     PASS,
     SURCOINCHE,
     TAKE,
+    Contract,
     action_name,
     bid_action,
     bid_of,
@@ -121,6 +122,7 @@ class HandState:
         "_belote_first",
         "_belote_said",
         "_belote_suits",
+        "_contract_cache",
         "_covered",
         "_higher",
         "_legal",
@@ -170,6 +172,7 @@ class HandState:
         "tricks_total",
         "tricks_won",
         "turn",
+        "view_cache",
     )
 
     rules: Rules
@@ -222,6 +225,7 @@ class HandState:
     _belote_first: dict[int, bool]
     _belote_said: list[tuple[int, str, Card]]
     _belote_suits: CardSet
+    _contract_cache: tuple[int, int, Contract | None] | None
     _higher: tuple[CardSet, ...]
     _legal: CardSet
     _points: tuple[int, ...]
@@ -229,6 +233,9 @@ class HandState:
     _retourne_holder: int
     _stock: list[Card] | None
     _win: tuple[int, ...]
+    view_cache: object
+    """Kept for :mod:`rebelote.view`: the public parts its views of this hand share
+    (None until the first view; a copy starts without)."""
 
     # -- construction -----------------------------------------------------------------
 
@@ -445,6 +452,8 @@ class HandState:
         self.surcoinched_by = -1
         self.belote_points = [0, 0]
         self._belote_suits = 0
+        self._contract_cache = None
+        self.view_cache = None
         self._belote_first = {}
         self._belote_said = []
         self._legal = -1
@@ -461,6 +470,7 @@ class HandState:
         o._belote_first = dict(self._belote_first)
         o._belote_said = self._belote_said[:]
         o._belote_suits = self._belote_suits
+        o._contract_cache = self._contract_cache
         o._higher = self._higher
         o._covered = [dict(c) for c in self._covered]
         o._legal = self._legal
@@ -510,6 +520,7 @@ class HandState:
         o.tricks_total = self.tricks_total
         o.tricks_won = self.tricks_won[:]
         o.turn = self.turn
+        o.view_cache = None
         return o
 
     # -- queries ----------------------------------------------------------------------
@@ -1007,6 +1018,30 @@ class HandState:
     def belote_said(self) -> list[tuple[int, str, Card]]:
         """Public belote events so far: (seat, ``belote`` | ``rebelote``, the card)."""
         return self._belote_said[:]
+
+    @property
+    def belote_log(self) -> list[tuple[int, str, Card]]:
+        """The belote events themselves, a list that only grows (views keep it with its
+        length when they are made); read it, never change it."""
+        return self._belote_said
+
+    def contract_info(self) -> Contract | None:
+        """The contract as the table knows it (:attr:`SeatView.contract_info`): None
+        before any bid or take and in a voided hand; in an auction game's bidding the
+        highest bid so far; then the contract played (``final``)."""
+        cached = self._contract_cache
+        if cached is not None and cached[0] == len(self.calls) and cached[1] == self.taker:
+            return cached[2]
+        info: Contract | None = None
+        if self.rules.game != "auction":
+            if self.taker >= 0:
+                info = Contract(self.taker, self.mode, final=True)
+        elif self.bidder >= 0:
+            info = Contract(self.bidder, self.mode, self.bid_level,
+                            bid_value(self.bid_level, self.rules.capot_bid_value), self.double,
+                            self.coinched_by, self.surcoinched_by, self.taker >= 0)
+        self._contract_cache = (len(self.calls), self.taker, info)
+        return info
 
     @property
     def announcement_winner(self) -> int | None:
