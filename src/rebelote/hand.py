@@ -44,7 +44,6 @@ from rebelote.cards import (
     NO_TRUMP,
     SUIT_MASK,
     SUIT_NAMES,
-    WIN_VALUE,
     Card,
     CardSet,
     card_name,
@@ -62,6 +61,17 @@ from rebelote.errors import (
 )
 from rebelote.rules import Rules
 from rebelote.scoring import VOID, HandOutcome, HandScore, score_outcome, score_three
+from rebelote.tricks import (
+    LAST_TRICK_BONUS,
+    STRENGTH,
+    TRUMP_STRENGTH,
+    legal_against,
+    next_seat,
+    partner_of,
+    scaled_pair,
+    side_of,
+    team_of,
+)
 
 if TYPE_CHECKING:
     from rebelote.view import SeatView
@@ -84,9 +94,8 @@ OVER: Final = 2
 
 _ALL_CARDS: Final = frozenset(range(32))
 _DECK_OF_THREE: Final = frozenset(c for c in range(32) if c & 7 > 1)  # no 7s and 8s
-_NEXT: Final = {4: (1, 2, 3, 0), 3: (1, 2, 0), 2: (1, 0)}
-_PARTNER: Final = {4: (2, 3, 0, 1), 3: (-1, -1, -1), 2: (-1, -1)}
-_TEAMS: Final = {4: [0, 1, 0, 1], 3: [1, 1, 1], 2: [0, 1]}
+_NEXT: Final = {n: tuple(next_seat(s, n) for s in range(n)) for n in (2, 3, 4)}
+_PARTNER: Final = {n: tuple(partner_of(s, n) for s in range(n)) for n in (2, 3, 4)}
 
 
 _DECKS: Final = {4: tuple(range(32)), 3: tuple(sorted(_DECK_OF_THREE)), 2: tuple(range(32))}
@@ -124,7 +133,6 @@ class HandState:
         "_belote_suits",
         "_contract_cache",
         "_covered",
-        "_higher",
         "_legal",
         "_next",
         "_partner",
@@ -134,8 +142,8 @@ class HandState:
         "_retourne_holder",
         "_stage",
         "_stock",
+        "_strength",
         "_team",
-        "_win",
         "ann_points",
         "announced",
         "belote_points",
@@ -226,13 +234,12 @@ class HandState:
     _belote_said: list[tuple[int, str, Card]]
     _belote_suits: CardSet
     _contract_cache: tuple[int, int, Contract | None] | None
-    _higher: tuple[CardSet, ...]
     _legal: CardSet
-    _points: tuple[int, ...]
     _rest: list[CardSet] | None
     _retourne_holder: int
     _stock: list[Card] | None
-    _win: tuple[int, ...]
+    _strength: tuple[tuple[int, ...], ...]
+    _points: tuple[int, ...]
     view_cache: object
     """Kept for :mod:`rebelote.view`: the public parts its views of this hand share
     (None until the first view; a copy starts without)."""
@@ -408,7 +415,7 @@ class HandState:
         self.n = n
         self._next = _NEXT[n]
         self._partner = _PARTNER[n]
-        self._team = list(_TEAMS[n])
+        self._team = [side_of(s, n, -1) for s in range(n)]
         self.tricks_total = 16 if n == 2 else 8
         self.seat_points = [0] * n
         self.seat_belote = [0] * n
@@ -453,13 +460,12 @@ class HandState:
         self.belote_points = [0, 0]
         self._belote_suits = 0
         self._contract_cache = None
+        self._strength = ()
+        self._points = ()
         self.view_cache = None
         self._belote_first = {}
         self._belote_said = []
         self._legal = -1
-        self._points = ()
-        self._win = ()
-        self._higher = ()
         return self
 
     def copy(self) -> HandState:
@@ -471,19 +477,18 @@ class HandState:
         o._belote_said = self._belote_said[:]
         o._belote_suits = self._belote_suits
         o._contract_cache = self._contract_cache
-        o._higher = self._higher
+        o._strength = self._strength
+        o._points = self._points
         o._covered = [dict(c) for c in self._covered]
         o._legal = self._legal
         o._next = self._next
         o._partner = self._partner
         o._team = self._team[:]
         o._passes = self._passes
-        o._points = self._points
         o._rest = self._rest[:] if self._rest is not None else None
         o._retourne_holder = self._retourne_holder
         o._stage = self._stage
         o._stock = self._stock[:] if self._stock is not None else None
-        o._win = self._win
         o.ann_points = self.ann_points
         o.announced = [a[:] for a in self.announced]
         o.belote_points = self.belote_points[:]
@@ -560,7 +565,7 @@ class HandState:
 
     def _auction_calls(self) -> list[int]:
         stage = self._stage
-        bidding_team = (self.turn & 1) == (self.bidder & 1)
+        bidding_team = team_of(self.turn) == team_of(self.bidder)
         if stage == _AFTER_COINCHE:
             return [PASS, SURCOINCHE] if bidding_team else [PASS]
         if stage == _CONTRA:
@@ -596,31 +601,13 @@ class HandState:
     def _legal_cards(self) -> CardSet:
         if self.phase != PLAY:
             return 0
-        hand = self.hands[self.turn]
-        if not self.trick:
-            return hand
-        led = self.led
-        mode = self.mode
-        follow = hand & SUIT_MASK[led]
-        if led == mode or mode == ALL_TRUMP:
-            if follow:
-                return (follow & self._higher[self.best_card]) or follow
-            return hand
-        if follow:
-            return follow
-        if mode == NO_TRUMP:
-            return hand
-        trumps = hand & SUIT_MASK[mode]
-        if not trumps:
-            return hand
-        if self._partner[self.turn] == self.best_seat and self.rules.partner_master_free:
-            return hand
-        if self.best_value >= 16:
-            over = trumps & self._higher[self.best_card]
-            if over:
-                return over
-            return trumps if self.rules.undertrump == "required" else hand
-        return trumps
+        turn = self.turn
+        if not self.trick:  # leading: any card
+            return self.hands[turn]
+        rules = self.rules
+        return legal_against(self.hands[turn], self.led, self.best_card, self.mode,
+                             self._partner[turn] == self.best_seat, rules.undertrump,
+                             rules.partner_master_free)
 
     def legal_actions(self) -> list[int]:
         """Every action the seat to act may take now: calls, or cards."""
@@ -816,14 +803,12 @@ class HandState:
             for seat in range(2):
                 for covered in self._covered[seat].values():
                     self.dealt[seat] |= 1 << covered
-        if self.n == 3:  # each for himself: the taker against the other two
-            self._team = [0 if s == self.taker else 1 for s in range(3)]
+        self._team = [side_of(s, self.n, self.taker) for s in range(self.n)]
+        self._strength = STRENGTH[mode]
+        self._points = points_table(mode, self.rules.all_trump_points)
         self.mode = mode
         self.phase = PLAY
         self.turn = self.first
-        self._points = points_table(mode, self.rules.all_trump_points)
-        self._win = WIN_VALUE[mode]
-        self._higher = HIGHER[mode]
         suits: tuple[int, ...]
         if mode == NO_TRUMP:
             suits = ()
@@ -886,12 +871,10 @@ class HandState:
             self.led = card >> 3
             self.best_card = card
             self.best_seat = player
-            self.best_value = self._win[card]
+            self.best_value = self._strength[card >> 3][card]
             self.trick_leaders.append(player)
         else:
-            v = self._win[card]
-            if v < 16 and card >> 3 != self.led:
-                v = 0
+            v = self._strength[self.led][card]
             if v > self.best_value:
                 self.best_value = v
                 self.best_card = card
@@ -902,14 +885,12 @@ class HandState:
             self.turn = self._next[player]
             return
         winner = self.best_seat
-        pts = self._points
         team = self._team[winner]
-        if self.n == 4:
-            points = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
-        else:
-            points = 0
-            for c in trick:
-                points += pts[c]
+        last = len(self.trick_winners) == self.tricks_total - 1
+        pts = self._points  # the trick's value (tricks.trick_points), summed in place
+        points = LAST_TRICK_BONUS if last else 0
+        for c in trick:
+            points += pts[c]
         self.card_points[team] += points
         self.seat_points[winner] += points
         self.tricks_won[team] += 1
@@ -919,9 +900,7 @@ class HandState:
         n = len(self.trick_winners)
         if n == 1 and self.rules.announcements:
             self._compare_announcements()
-        if n == self.tricks_total:
-            self.card_points[team] += 10
-            self.seat_points[winner] += 10
+        if last:
             self.phase = OVER
             self.turn = -1
 
@@ -950,7 +929,7 @@ class HandState:
                                "(trump led: overtrump if you can)", rule="must overtrump")
         trumps = hand & SUIT_MASK[self.mode] if self.mode < 4 else 0
         if suit != self.mode:
-            if self.best_value >= 16 and not trumps & self._higher[self.best_card]:
+            if self.best_value >= TRUMP_STRENGTH and not trumps & HIGHER[self.mode][self.best_card]:
                 return IllegalPlay(f"{name} is illegal: seat {seat} cannot overtrump but must "
                                    "still play a trump (pisser)", rule="must undertrump")
             return IllegalPlay(f"{name} is illegal: seat {seat} cannot follow "
@@ -980,10 +959,10 @@ class HandState:
             held = self.dealt[seat]
             mine = self.announced[seat]
             if any(a.cards & held != a.cards for a in mine):
-                false_team[seat & 1] = True
+                false_team[team_of(seat)] = True
             valid.append(mine)
         for seat in range(4):
-            if false_team[seat & 1]:
+            if false_team[team_of(seat)]:
                 valid[seat] = []
         team = best_team(valid, self.mode, self.first, self.taker,
                          self.rules.announcement_tie, self.rules.trump_sequence_wins)
@@ -1069,12 +1048,10 @@ class HandState:
     def scaled_card_points(self) -> tuple[int, int]:
         """Card points with the dix de der, on the 162 scale (tout atout 'scaled')."""
         a, b = self.card_points
-        if self.mode == ALL_TRUMP and self.rules.all_trump_points == "scaled":
-            t = self._team[self.taker]
-            mine = (a, b)[t] * 162
-            taker_pts = (mine + 129) // 258  # nearest, halves up
-            return (taker_pts, 162 - taker_pts) if t == 0 else (162 - taker_pts, taker_pts)
-        return a, b
+        if self.taker < 0:
+            return a, b
+        return scaled_pair((a, b), self.mode, self.rules.all_trump_points,
+                           self._team[self.taker])
 
     def score(self, reserve: int = 0) -> HandScore:
         """The hand's score (RULES.md §8) with ``reserve`` carried in from earlier ties."""
