@@ -10,7 +10,8 @@ import pytest
 import rebelote
 
 SRC = Path(rebelote.__file__).parent
-RULES_MODULES = {"cards", "actions", "tricks", "rules", "errors", "announcements", "scoring"}
+RULES_MODULES = {"cards", "actions", "tricks", "deal", "rules", "errors", "announcements",
+                 "scoring"}
 """The pure rules: card values and orders, the action vocabulary, the trick rules, the
 rule options, the errors, announcements and scoring."""
 
@@ -32,7 +33,7 @@ def test_rules_modules_import_only_rules_modules_and_the_standard_library(name: 
     ours = {m for m in imported if m.split(".")[0] == "rebelote"}
     assert ours <= {f"rebelote.{m}" for m in RULES_MODULES}, ours
     assert all(m.split(".")[0] in {"rebelote", "__future__", "collections", "dataclasses",
-                                   "functools", "typing", "itertools"}
+                                   "functools", "typing", "itertools", "random"}
                for m in imported), imported
 
 

@@ -51,6 +51,7 @@ from rebelote.cards import (
     mode_name,
     points_table,
 )
+from rebelote.deal import check_deal, check_deck, deal_deck, deck_for
 from rebelote.errors import (
     CardNotInHand,
     IllegalAnnouncement,
@@ -92,34 +93,8 @@ AUCTION: Final = 0
 PLAY: Final = 1
 OVER: Final = 2
 
-_ALL_CARDS: Final = frozenset(range(32))
-_DECK_OF_THREE: Final = frozenset(c for c in range(32) if c & 7 > 1)  # no 7s and 8s
 _NEXT: Final = {n: tuple(next_seat(s, n) for s in range(n)) for n in (2, 3, 4)}
 _PARTNER: Final = {n: tuple(partner_of(s, n) for s in range(n)) for n in (2, 3, 4)}
-
-
-_DECKS: Final = {4: tuple(range(32)), 3: tuple(sorted(_DECK_OF_THREE)), 2: tuple(range(32))}
-_DECK_SETS: Final = {n: frozenset(deck) for n, deck in _DECKS.items()}
-
-
-def deck_for(players: int) -> list[Card]:
-    """The cards in play: 32, or 24 for three players (the 7s and 8s set aside)."""
-    return list(_DECKS[players])
-
-
-def deal_deck(rng: random.Random, players: int = 4) -> list[Card]:
-    """A shuffled deck (32 cards; 24 for three players).
-
-    Fisher-Yates with the swap positions read as mixed-radix digits of one 192-bit
-    random number: 32! < 2**118, so each permutation's probability is off by less than
-    2**-74 (``random.shuffle`` draws 31 numbers and costs a quarter of a random hand).
-    """
-    deck = deck_for(players)
-    x = rng.getrandbits(192)
-    for i in range(len(deck) - 1, 0, -1):
-        x, j = divmod(x, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
 
 
 class HandState:
@@ -257,9 +232,7 @@ class HandState:
         the retourne, the rest kept back for the completion; auction games, 8 each;
         découverte (2 players), 5 face down, 5 face up on them, then 3 + 3 in hand."""
         n = rules.players
-        if len(deck) != len(_DECKS[n]) or _DECK_SETS[n] != set(deck):
-            raise ValueError(f"a deck must hold each of the {len(_DECKS[n])} cards in play "
-                             "exactly once")
+        check_deck(deck, n)
         self = cls._blank(rules, dealer)
         first = self.first
         initial = [0] * n
@@ -314,7 +287,7 @@ class HandState:
         """An auction game's hand whose 8 cards each are known (a record), ready to bid."""
         if rules.game != "auction":
             raise ValueError("from_deal is for auction games; classic hands need a retourne")
-        _check_cards(cards, 4, allow_five=False, retourne=-1)
+        check_deal(cards, 4, allow_five=False, retourne=-1)
         self = cls._blank(rules, dealer)
         masks = [sum(1 << c for c in listed) for listed in cards]
         self.initial = masks[:]
@@ -337,7 +310,7 @@ class HandState:
         face down under them in the same order.
         """
         n = rules.players
-        _check_cards(cards, n, allow_five=True, retourne=retourne)
+        check_deal(cards, n, allow_five=True, retourne=retourne)
         self = cls._blank(rules, dealer)
         if n == 2:
             self._lay_table([sum(1 << c for c in listed[:6]) for listed in cards],
@@ -377,7 +350,7 @@ class HandState:
         auction games also give the bid's level (``BID_VALUES`` index, 9 = capot) and
         the double (1, 2 after a coinche, 4 after a surcoinche)."""
         n = rules.players
-        _check_cards(cards, n, allow_five=False, retourne=-1)
+        check_deal(cards, n, allow_five=False, retourne=-1)
         if taker not in range(n):
             raise IllegalCall(f"the taker must be a seat 0..{n - 1}, not {taker!r}")
         if mode not in range(6):
@@ -1087,31 +1060,3 @@ class HandState:
         from rebelote.view import make_view
 
         return make_view(self, seat)
-
-
-def _check_cards(cards: Sequence[Sequence[Card]], n: int, allow_five: bool,
-                 retourne: int) -> None:
-    if len(cards) != n:
-        raise ValueError(f"a deal lists the cards of {n} seats")
-    seen: set[int] = set()
-    sizes = {len(c) for c in cards}
-    for listed in cards:
-        for c in listed:
-            if not isinstance(c, int) or not 0 <= c < 32:
-                raise ValueError(f"{c!r} is not a card")
-            if c in seen:
-                raise ValueError(f"{card_name(c)} is dealt twice")
-            if n == 3 and c & 7 < 2:
-                raise ValueError(f"{card_name(c)} is not in play with three players "
-                                 "(the 7s and 8s are set aside)")
-            seen.add(c)
-    if allow_five and sizes == {5} and n != 2:
-        if retourne in seen:
-            raise ValueError(f"the retourne {card_name(retourne)} is also in a hand")
-        return
-    size = 16 if n == 2 else 8
-    if sizes != {size}:
-        raise ValueError(f"each seat must hold {size} cards once the deal is complete"
-                         + (" (or 5 cards in a voided hand)" if allow_five and n != 2 else ""))
-    if allow_five and n != 2 and retourne not in seen:
-        raise ValueError(f"the retourne {card_name(retourne)} must be in the taker's hand")
