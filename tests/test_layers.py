@@ -10,7 +10,7 @@ import pytest
 import rebelote
 
 SRC = Path(rebelote.__file__).parent
-RULES_MODULES = {"cards", "actions", "tricks", "deal", "rules", "errors", "announcements",
+RULES_MODULES = {"cards", "actions", "tricks", "deal", "phases", "rules", "errors", "announcements",
                  "scoring"}
 """The pure rules: card values and orders, the action vocabulary, the trick rules, the
 rule options, the errors, announcements and scoring."""

@@ -36,6 +36,7 @@ from rebelote.actions import (
     parse_action,
 )
 from rebelote.announcements import Announcement, announcement_of, best_team, find_announcements
+from rebelote.bidding import BIDDING, AuctionGameBidding
 from rebelote.cards import (
     ALL_TRUMP,
     BELOTE_PAIR,
@@ -60,6 +61,7 @@ from rebelote.errors import (
     NotYourTurn,
     WrongPhase,
 )
+from rebelote.phases import AUCTION, OVER, PLAY
 from rebelote.rules import Rules
 from rebelote.scoring import VOID, HandOutcome, HandScore, score_outcome, score_three
 from rebelote.tricks import (
@@ -84,21 +86,21 @@ __all__ = [
     "parse_action",
 ]
 
-# Stages of an auction game's auction.
-_BIDDING, _RAISE, _CONTRA, _AFTER_COINCHE = range(4)
 
 # -- phases -------------------------------------------------------------------------------
 
-AUCTION: Final = 0
-PLAY: Final = 1
-OVER: Final = 2
 
 _NEXT: Final = {n: tuple(next_seat(s, n) for s in range(n)) for n in (2, 3, 4)}
 _PARTNER: Final = {n: tuple(partner_of(s, n) for s in range(n)) for n in (2, 3, 4)}
 
 
-class HandState:
-    """The full state of one hand, for the referee. Copy it with :meth:`copy`."""
+class HandState(AuctionGameBidding):
+    """The full state of one hand, for the referee. Copy it with :meth:`copy`.
+
+    The auction games' bidding (stages, coinche, raise) is the
+    :class:`~rebelote.bidding.AuctionGameBidding` part; the deal's pure pieces are in
+    :mod:`rebelote.deal`, the trick rules in :mod:`rebelote.tricks`.
+    """
 
     __slots__ = (
         "_after_coinche",
@@ -424,7 +426,7 @@ class HandState:
         self._ann_winner = None
         self._after_coinche = 0
         self._passes = 0
-        self._stage = _BIDDING
+        self._stage = BIDDING
         self.bid_level = -1
         self.bidder = -1
         self.double = 1
@@ -536,28 +538,6 @@ class HandState:
             named.append(CALL_ALL_TRUMP)
         return named
 
-    def _auction_calls(self) -> list[int]:
-        stage = self._stage
-        bidding_team = team_of(self.turn) == team_of(self.bidder)
-        if stage == _AFTER_COINCHE:
-            return [PASS, SURCOINCHE] if bidding_team else [PASS]
-        if stage == _CONTRA:
-            return [PASS, COINCHE]
-        if stage == _RAISE:  # the winning bidder may raise once, in his suit
-            return [PASS] + [bid_action(level, self.mode)
-                             for level in range(self.bid_level + 1, CAPOT_LEVEL + 1)]
-        modes = [0, 1, 2, 3]
-        if self.rules.auction_no_trump:
-            modes.append(NO_TRUMP)
-        if self.rules.auction_all_trump:
-            modes.append(ALL_TRUMP)
-        calls = [PASS]
-        for level in range(self.bid_level + 1, CAPOT_LEVEL + 1):
-            calls.extend(BID_BASE + level * 6 + m for m in modes)
-        if self.bidder >= 0 and not bidding_team and not self.rules.raise_after_passes:
-            calls.append(COINCHE)
-        return calls
-
     def contract_value(self) -> int:
         """Auction games: the points the contract stands for (capot per the rules)."""
         if self.bid_level == CAPOT_LEVEL:
@@ -647,106 +627,6 @@ class HandState:
         self.taker = caller
         self._complete_deal()
         self._start_play(self.hands, mode)
-
-    def _auction_call(self, action: int) -> None:
-        if action not in self._auction_calls():
-            raise self._auction_error(action)
-        caller = self.turn
-        self.calls.append(action)
-        stage = self._stage
-        nxt = (caller + 1) & 3
-        if stage == _AFTER_COINCHE:
-            self._after_coinche += 1
-            if action == SURCOINCHE:
-                self.double = 4
-                self.surcoinched_by = caller
-                self._finish_auction()
-            elif self._after_coinche == 3:
-                self._finish_auction()
-            else:
-                self.turn = nxt
-        elif stage == _RAISE:
-            if action != PASS:
-                self.bid_level = bid_of(action)[0]
-            self._stage = _CONTRA
-            self.turn = (self.bidder + 1) & 3
-        elif stage == _CONTRA:
-            if action == COINCHE:
-                self.double = 2
-                self.coinched_by = caller
-                self._stage = _AFTER_COINCHE
-                self.turn = nxt
-            elif caller == (self.bidder + 1) & 3:
-                self.turn = (self.bidder + 3) & 3
-            else:
-                self._finish_auction()
-        elif action == PASS:
-            self._passes += 1
-            if self.bidder < 0 and self._passes == 4:
-                self.phase = OVER
-                self.turn = -1
-            elif self.bidder >= 0 and self._passes == 3:
-                if self.rules.raise_after_passes:
-                    self._stage = _RAISE
-                    self.turn = self.bidder
-                else:
-                    self._finish_auction()
-            else:
-                self.turn = nxt
-        elif action == COINCHE:
-            self.double = 2
-            self.coinched_by = caller
-            self._stage = _AFTER_COINCHE
-            self.turn = nxt
-        else:
-            self.bid_level, self.mode = bid_of(action)
-            self.bidder = caller
-            self._passes = 0
-            self.turn = nxt
-
-    def _finish_auction(self) -> None:
-        self.taker = self.bidder
-        self._start_play(self.hands, self.mode)
-
-    def _auction_error(self, action: int) -> IllegalCall:
-        try:
-            name = action_name(action)
-        except ValueError:
-            return IllegalCall(f"{action!r} is not a call", rule="auction")
-        stage = self._stage
-        if action == SURCOINCHE:
-            if self.double == 1:
-                return IllegalCall("surcoinche answers a coinche: nobody has coinched",
-                                   rule="surcoinche after a coinche")
-            return IllegalCall(f"seat {self.turn} cannot surcoinche: only the bidding team can",
-                               rule="surcoinche by the bidders")
-        if action == COINCHE:
-            if self.bidder < 0:
-                return IllegalCall("there is no bid to coinche yet", rule="coinche a bid")
-            if self.double > 1:
-                return IllegalCall("the contract is already coinched", rule="one coinche")
-            if self.rules.raise_after_passes and stage == _BIDDING:
-                return IllegalCall("contra comes once the bidding is over",
-                                   rule="contra after the bidding")
-            return IllegalCall(f"seat {self.turn} cannot coinche its own team's bid",
-                               rule="coinche by the opponents")
-        if action >= BID_BASE and stage in (_AFTER_COINCHE, _CONTRA):
-            return IllegalCall(f"{name}: a coinche freezes the auction"
-                               if stage == _AFTER_COINCHE else
-                               f"{name}: the bidding is over", rule="auction frozen")
-        if action >= BID_BASE:
-            level, mode = bid_of(action)
-            if level <= self.bid_level:
-                return IllegalCall(f"{name} is not higher than the last bid "
-                                   f"{action_name(bid_action(self.bid_level, self.mode))}",
-                                   rule="bid higher than the last")
-            if stage == _RAISE and mode != self.mode:
-                return IllegalCall(f"{name}: a raise keeps the suit "
-                                   f"{mode_name(self.mode)}", rule="raise in the same suit")
-            return IllegalCall(f"{name}: {mode_name(mode)} cannot be bid under these rules",
-                               rule="SA/TA option")
-        return IllegalCall(f"{name} is not a call of this auction (pass, a bid such as "
-                           "80H or capotS, coinche, surcoinche)", rule="auction")
 
     def _complete_deal(self) -> None:
         if self.n == 2:  # découverte: everything is dealt already

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from rebelote.actions import Contract
 from rebelote.cards import Card, CardSet, cards_of, cards_tuple
+from rebelote.phases import PHASE_NAMES, PLAY
 from rebelote.rules import Rules
 from rebelote.tricks import side_of, teams, trick_points, trick_winner
 
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     from rebelote.announcements import Announcement
     from rebelote.hand import HandState
 
-PHASE_NAMES = ("auction", "play", "over")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,6 @@ class Trick:
 
 _TEAMS: Final = {n: teams(n) for n in (2, 3, 4)}
 _NOT_SCORED: Final[tuple[int | None, tuple[int, int]]] = (None, (0, 0))
-PLAY: Final = 1  # HandState's phase numbers: AUCTION 0, PLAY 1, OVER 2
 
 
 class _Table:
