@@ -1,5 +1,6 @@
 """Load on the web server, on loopback only: TABLES tables, two connected players each
-(playing random legal actions as soon as it is their turn) and two random bots; prints
+(playing random legal actions as soon as it is their turn) and two bots (expert bots
+on a tenth of the tables, random bots on the others); prints
 one JSON line: actions per second, latency from an action to its broadcast (p50, p99),
 server memory per table, messages dropped.
 
@@ -78,7 +79,7 @@ class Player:
 
 
 async def load(port: int, tables: int, seconds: float) -> dict[str, Any]:
-    rng = random.Random(1)
+    rng = random.Random()  # fresh deals and play each run
     players: list[tuple[Player, str]] = []
     sockets = []
     for t in range(tables):
@@ -87,9 +88,9 @@ async def load(port: int, tables: int, seconds: float) -> dict[str, Any]:
         b = await connect(f"ws://127.0.0.1:{port}/ws",
                           additional_headers={"Cookie": sign_in_guest(port, f"b{t}")})
         sockets += [a, b]
-        # A target out of reach: every table plays for the whole run.
+        # The highest target allowed: every table plays for the whole run.
         await a.send(json.dumps({"type": "create", "preset": "classic",
-                                 "options": {"target": 100_000}}))
+                                 "options": {"target": 10_000}}))
         table = json.loads(await a.recv())["table"]
         await a.recv()
         await b.send(json.dumps({"type": "join", "table": table, "seat": 2}))
@@ -97,8 +98,9 @@ async def load(port: int, tables: int, seconds: float) -> dict[str, Any]:
         await b.recv()
         players += [(Player(a, random.Random(rng.random())), table),
                     (Player(b, random.Random(rng.random())), table)]
-    for (_p, table), ws in zip(players[::2], sockets[::2], strict=True):
-        await ws.send(json.dumps({"type": "bots", "table": table, "level": "random"}))
+    for t, ((_p, table), ws) in enumerate(zip(players[::2], sockets[::2], strict=True)):
+        level = "expert" if t % 10 == 0 else "random"
+        await ws.send(json.dumps({"type": "bots", "table": table, "level": level}))
     deadline = time.perf_counter() + seconds
     start = time.perf_counter()
     await asyncio.gather(*(p.run(table, deadline) for p, table in players))

@@ -24,16 +24,18 @@ def free_port() -> int:
 
 
 def start_server(port: int, db: Path, redis_url: str | None = None,
-                 workers: int = 1) -> subprocess.Popen[bytes]:
+                 workers: int = 1, env: dict[str, str] | None = None,
+                 data: Path | None = None) -> subprocess.Popen[bytes]:
     """``rebelote serve`` on ``port`` with the SQLite database ``db`` (its data folder
-    beside it), waiting until it answers."""
+    beside it, or ``data``), waiting until it answers; ``env``: more variables."""
     command = [sys.executable, "-m", "rebelote", "serve", "--port", str(port),
                "--database", f"sqlite:///{db}", "--workers", str(workers)]
     if redis_url is not None:
         command += ["--redis", redis_url]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env=dict(os.environ, PYTHONUNBUFFERED="1",
-                                     XDG_DATA_HOME=str(db.parent / "data")))
+                                     XDG_DATA_HOME=str(data or db.parent / "data"),
+                                     **(env or {})))
     for _ in range(300):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)

@@ -43,3 +43,20 @@ def test_the_command_refuses_bad_levels_and_three_players(tmp_path: Path) -> Non
     done = run_cli("arena", "--bots", "random,random", "--jobs", "0", cwd=tmp_path)
     assert done.returncode == 2 and "--jobs" in done.stderr
     assert not list(tmp_path.iterdir())  # no plot for a refused match
+
+
+def test_plot_into_a_missing_folder_is_made_and_an_impossible_one_refused_first(
+        tmp_path: Path) -> None:
+    """Issue 18 item 9: --plot into a missing folder makes it (the match's result was
+    lost with an internal error); a plot that cannot be written is refused before the
+    match is played; piped output starts with the result, not an empty line."""
+    done = run_cli("arena", "--bots", "random,random", "--deals", "2", "--jobs", "1",
+                   "--plot", "new/deeper/match.png", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "new" / "deeper" / "match.png").stat().st_size > 0
+    assert done.stdout.startswith("2 duplicate deals") and "plot written" in done.stdout
+    (tmp_path / "a-file").write_text("x")
+    refused = run_cli("arena", "--bots", "random,random", "--deals", "2000", "--jobs", "1",
+                      "--plot", "a-file/match.png", cwd=tmp_path)
+    assert refused.returncode == 2 and "cannot write the plot" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1 and refused.stdout == ""

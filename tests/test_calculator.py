@@ -197,7 +197,7 @@ def test_interactive_pad_plays_saves_and_resumes(tmp_path: Path) -> None:
         "n", "0", "n", "95", "n", "n",  # hand 1: we took, made 95
         "n", "1", "n", "170",  # hand 2: an impossible 170 is asked again...
         "81", "n", "n",  # ... then 81: litige
-        "u",  # undo hand 2
+        "u", "y",  # undo hand 2 (asked to confirm)
         "n", "1", "n", "81", "n", "1",  # hand 2 again: they took, 81 + belote
     ]) + "\n"  # end of input: like Ctrl-C, the sheet stays saved
     res = cli("score", "--file", str(path), stdin=first, env=env)
@@ -229,6 +229,100 @@ def test_interactive_pad_with_an_auction_preset(tmp_path: Path) -> None:
     rows = ScoreSheet.load(path).rows()
     # Coinched capot made: (250 card points + 250 for the capot bid) x 2.
     assert [r.score.scored for r in rows] == [(190, 60), (0, 1000)]
+
+
+# -- the pad as a new user meets it (issue 18, items 10 and 12) ---------------------------
+
+def _pad(path: Path, lines: list[str], lang: str = "en") -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, COLUMNS="140")
+    return cli("score", "--file", str(path), "--lang", lang, stdin="\n".join(lines) + "\n",
+               env=env)
+
+
+def test_pad_yes_no_accepts_o_and_s_and_rich_speaks_the_language(tmp_path: Path) -> None:
+    path = tmp_path / "pad.json"
+    _pad(path, ["classic", "500", "n", "0", "n", "95", "n", "n", "q"])
+    res = _pad(path, ["x", "o", "q"], lang="fr")  # "x" refused in French, "o" is oui
+    assert res.returncode == 0, res.stdout
+    assert "[o/n]" in res.stdout and "(1 donne)" in res.stdout
+    assert "Répondez o (oui) ou n (non)" in res.stdout and "Please" not in res.stdout
+    assert len(ScoreSheet.load(path).hands) == 1
+    res = _pad(path, ["s", "zz", "q"], lang="es")  # "s" is sí; "zz" not a menu choice
+    assert "[s/n]" in res.stdout and "Elija una de las opciones propuestas" in res.stdout
+    assert "(1 mano)" in res.stdout
+    res = _pad(path, ["o", "n", "0", "n", "170", "95", "n", "n", "q"], lang="fr")
+    assert "170 n'est pas entre 0 et 162" in res.stdout
+
+
+def test_pad_declining_to_resume_keeps_the_old_sheet(tmp_path: Path) -> None:
+    """'n', then Enter, Enter started an empty sheet over the old one."""
+    path = tmp_path / "pad.json"
+    _pad(path, ["classic", "500", "n", "0", "n", "95", "n", "n", "q"])
+    res = _pad(path, ["n", "", "", "q"])
+    assert res.returncode == 0, res.stdout
+    backup = tmp_path / "pad.backup.json"
+    assert len(ScoreSheet.load(backup).hands) == 1 and not ScoreSheet.load(path).hands
+    assert "pad.backup.json" in res.stdout
+
+
+def test_pad_keeps_a_sheet_it_cannot_read(tmp_path: Path) -> None:
+    """A sheet with one wrong-typed field was replaced by an empty one."""
+    path = tmp_path / "pad.json"
+    text = json.dumps({"rules": {"preset": "classic"}, "hands": [{"taker": "zero",
+                                                                  "points": 90}]})
+    path.write_text(text)
+    res = _pad(path, ["", "", "q"])
+    assert res.returncode == 0, res.stdout
+    assert (tmp_path / "pad.unreadable.json").read_text() == text
+    assert "cannot be read" in res.stdout
+
+
+def test_pad_undo_asks_and_can_be_restored(tmp_path: Path) -> None:
+    path = tmp_path / "pad.json"
+    res = _pad(path, ["classic", "500", "n", "0", "n", "95", "n", "n",
+                      "u", "n",  # declined: the hand stays
+                      "u", "y",  # removed...
+                      "r",  # ... and restored
+                      "q"])
+    assert res.returncode == 0, res.stdout
+    assert "Remove hand 1" in res.stdout and "Hand 1 restored" in res.stdout
+    assert [r.score.scored for r in ScoreSheet.load(path).rows()] == [(95, 67)]
+
+
+def test_pad_can_correct_the_last_hand_once_the_game_is_won(tmp_path: Path) -> None:
+    path = tmp_path / "pad.json"
+    res = _pad(path, ["classic", "500",
+                      "n", "0", "0", "n", "n",  # capot by us: 252
+                      "n", "0", "0", "n", "n",  # another: 504, the game is won
+                      "f", "2", "0", "n", "100", "n", "n",  # hand 2 was only 100 points
+                      "q"])
+    assert res.returncode == 0, res.stdout
+    rows = ScoreSheet.load(path).rows()
+    assert [r.score.scored for r in rows] == [(252, 0), (100, 62)]
+    assert "capot (Us)" in res.stdout  # a capot shows as such on the sheet
+
+
+def test_pad_offers_both_belotes_only_where_possible(tmp_path: Path) -> None:
+    """"b = both" was offered in a one-trump game, then refused, losing the hand."""
+    path = tmp_path / "pad.json"
+    res = _pad(path, ["classic", "500", "n", "0", "n", "95", "n", "b", "0", "q"])
+    assert "b = both" not in res.stdout
+    assert ScoreSheet.load(path).hands[0].belote == (0,)
+    coinche = tmp_path / "coinche.json"
+    res = _pad(coinche, ["coinche", "2000", "n", "0", "90", "TA", "1", "n", "100", "n", "b",
+                         "q"])
+    assert res.returncode == 0, res.stdout
+    assert ScoreSheet.load(coinche).hands[0].belote == (0, 1)
+
+
+def test_pad_does_not_offer_the_three_player_preset(tmp_path: Path) -> None:
+    path = tmp_path / "pad.json"
+    res = _pad(path, ["three", "classic", "500", "q"])
+    assert res.returncode == 0, res.stdout
+    assert "Please choose one of the options shown" in res.stdout  # "three" refused
+    assert ScoreSheet.load(path).rules.preset == "classic"
+    with pytest.raises(ScoreError, match="three"):
+        new_sheet("three")
 
 
 # -- announcement totals no combination can make (issue 15) -------------------------------

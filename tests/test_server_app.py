@@ -44,7 +44,9 @@ def test_guest_sign_in_and_bad_requests(tmp_path: Path) -> None:
     client = _client(tmp_path)
     assert client.get("/api/me").status_code == 401
     assert client.post("/api/guest", json={"nickname": ""}).status_code == 400
-    assert client.post("/api/guest", content=b"nope").status_code == 400
+    assert client.post("/api/guest", content=b"nope").status_code == 415  # not JSON
+    assert client.post("/api/guest", content=b"nope",
+                       headers={"content-type": "application/json"}).status_code == 400
     player = _sign_in(client)
     assert client.get("/api/me").json()["player"] == player
     assert "rebelote" in client.get("/").text

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rebelote.record import replay_file
-from rebelote.tui.app import BeloteApp, SheetScreen
+from rebelote.tui.app import BeloteApp, SetupScreen, SheetScreen
 from rebelote.tui.session import Setup
 
 
@@ -236,3 +236,405 @@ def test_hint_measures_are_named_in_every_language() -> None:
     for key in keys.values():
         labels = {tr(key, lang) for lang in ("en", "fr", "es")}
         assert len(labels) == 3  # a label of its own in each language
+
+
+# -- issue 18: each item seen by a new user -------------------------------------------------
+
+async def _until(pilot: object, condition: object, steps: int = 600) -> bool:
+    """Let the bots play until ``condition()`` holds (False if it never does)."""
+    from collections.abc import Callable
+
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot) and callable(condition)
+    check: Callable[[], bool] = condition
+    for _ in range(steps):
+        if check():
+            return True
+        await pilot.pause(0.02)
+    return check()
+
+
+def _play_turn(app: BeloteApp) -> bool:
+    session = app.session
+    return bool(session and session.waiting_for_human and session.view().phase == "play")
+
+
+async def test_setup_lists_offer_no_blank_choice_and_bad_saved_values_fall_back(
+        tmp_path: Path) -> None:
+    """Item 1: no list of the setup screen has a blank entry (picking it crashed the app
+    after saving 'Select.NULL'); a config file with bad values still starts a game."""
+    from textual.widgets import Select
+
+    from rebelote.tui.app import config_path, load_setup, save_setup
+
+    config_path().parent.mkdir(parents=True)
+    config_path().write_text('{"preset": "Select.NULL", "target": "Select.NULL", '
+                             '"bots": "expert", "lang": "xx", "seat": 7}')
+    setup = load_setup()
+    assert (setup.preset, setup.target, setup.bots, setup.lang, setup.seat) == (
+        "classic", 0, "expert", "en", 0)
+    app = BeloteApp(setup, record=tmp_path / "g.json", ask_setup=True, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        selects = list(app.screen.query(Select))
+        assert {s.id for s in selects} >= {"lang", "preset", "target", "announcements",
+                                          "seat", "deck", "direction", "bots"}
+        for select in selects:
+            assert not select._allow_blank, select.id
+            assert not select.is_blank(), select.id
+        await pilot.click("#start")
+        await pilot.pause(0.1)
+        assert app.session is not None
+    import pytest
+
+    from rebelote.tui.session import Setup as S
+
+    with pytest.raises(ValueError):
+        save_setup(S(preset="Select.NULL"))
+    assert "Select.NULL" not in config_path().read_text()
+
+
+async def test_setup_offers_the_saved_game_first_and_a_new_game_keeps_a_backup(
+        tmp_path: Path) -> None:
+    """Item 2: the setup screen offers to resume the saved game (focused first); starting
+    a new game keeps the old one as a backup instead of deleting it."""
+    from rebelote.tui.session import TableSession, backup_path
+
+    record = tmp_path / "current.json"
+    old = TableSession.new(Setup(preset="ffb", seed=9), record)
+    while old.step_bot() is not None:
+        pass
+    saved = record.read_text()
+    app = BeloteApp(Setup(), record=record, ask_setup=True, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert app.screen.focused is not None and app.screen.focused.id == "resume"
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert app.session is not None and app.session.game.rules.preset == "ffb"
+        assert app.session.hand.calls[:len(old.hand.calls)] == old.hand.calls
+    app = BeloteApp(Setup(), record=record, ask_setup=True, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.click("#start")
+        await pilot.pause(0.1)
+        assert app.session is not None and app.session.game.rules.preset == "classic"
+    kept = replay_file(backup_path(record))[0].game
+    assert kept.rules.preset == "ffb" and saved.startswith(backup_path(record).read_text()[:50])
+
+
+async def test_enter_plays_a_card_when_the_bots_ended_the_auction(tmp_path: Path) -> None:
+    """Item 3: Enter plays the selected card even when the human never spoke in the
+    auction (the hidden call list kept the focus and swallowed Enter)."""
+    for seed in range(40):
+        app = BeloteApp(Setup(preset="classic", seat=3, bots="heuristic", seed=seed),
+                        record=tmp_path / f"g{seed}.json", speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            session = app.session
+            assert session is not None
+            if session.waiting_for_human and session.view().phase == "auction":
+                continue  # the human speaks in this deal
+            assert await _until(pilot, lambda app=app: bool(
+                app.session and app.session.waiting_for_human))
+            view = session.view()
+            if view.phase != "play" or any(
+                    (view.first_hand + i) % 4 == 3 for i in range(len(view.calls))):
+                continue
+            legal = [i for i, c in enumerate(app.hand_cards) if c in view.legal_actions]
+            for _ in range(legal[0] - app.selected):
+                await pilot.press("right")
+            before = len(session.hand.played)
+            await pilot.press("enter")
+            assert len(session.hand.played) > before
+            return
+    raise AssertionError("no deal where the bots ended the auction before the human")
+
+
+async def test_resume_keeps_the_seat_played(tmp_path: Path) -> None:
+    """Item 5: resuming gives the human the seat the record calls "You"."""
+    from rebelote.tui.session import TableSession
+
+    record = tmp_path / "seat2.json"
+    TableSession.new(Setup(preset="classic", seat=2, seed=5, lang="fr"), record)
+    assert replay_file(record)[0].game.players[2] == "Vous"
+    app = BeloteApp(Setup(seat=0), record=record, resume=True, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.05)
+        assert app.session is not None and app.session.human == 2
+        assert app.session.bots[2] is None and app.session.bots[0] is not None
+
+
+async def test_us_and_them_follow_the_humans_team(tmp_path: Path) -> None:
+    """Item 6: with seat 1 (or 3) "Us" is team 1, in the header and on the sheet."""
+    from textual.widgets import DataTable
+
+    app = BeloteApp(Setup(preset="ffb", seat=1, bots="random", seed=2),
+                    record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        session = app.session
+        assert session is not None
+        for _ in range(200):
+            if session.hand_over:
+                break
+            if session.waiting_for_human:
+                session.play_human(session.view().legal_actions[0])
+            else:
+                session.step_bot()
+        assert session.hand_over and not session.hand.is_void
+        app.refresh_table()
+        scored = session.game.scores[-1].scored
+        header = str(app.query_one("#header").render())
+        assert f"Us {session.game.totals[1]} · Them {session.game.totals[0]}" in header
+        await pilot.press("s")
+        await pilot.pause(0.05)
+        table = app.screen.query_one(DataTable)
+        row = table.get_row_at(0)
+        assert row[3].startswith(f"{scored[1]} ") and row[4].startswith(f"{scored[0]} ")
+        assert [str(c.label) for c in table.columns.values()][3:5] == ["Us", "Them"]
+
+
+async def test_decouverte_shows_both_tables_and_every_card_has_a_key(tmp_path: Path) -> None:
+    """Item 7: découverte is playable: the opponent's face-up cards show, the human's 11
+    cards (hand and face-up) fit 80 columns, each has a key (1-9, 0, a) and plays."""
+    from rebelote.cards import cards_of
+    from rebelote.decks import short_label
+
+    for seed in range(20):
+        app = BeloteApp(Setup(preset="decouverte", bots="heuristic", seed=seed),
+                        record=tmp_path / f"d{seed}.json", speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            session = app.session
+            assert session is not None
+            for _ in range(300):
+                await pilot.pause(0.02)
+                if _play_turn(app) or session.hand_over:
+                    break
+                if session.waiting_for_human:
+                    await pilot.press("down", "enter")
+            if not _play_turn(app):
+                continue
+            view = session.view()
+            style = app.style
+            north = str(app.query_one("#north").render())
+            for card in cards_of(view.table[1 - session.human]):
+                assert short_label(card, style) in north
+            cards = list(app.query(".card"))
+            assert len(cards) == len(cards_of(view.hand)) == len(app.hand_cards)
+            if len(cards) < 11:
+                continue
+            for widget in cards:
+                assert widget.region.right <= 80 and widget.region.width > 0
+            assert len(app.query(".card.up")) == 5
+            message = str(app.query_one("#message").render())
+            assert "1-9, 0, a" in message
+            legal = [i for i, c in enumerate(app.hand_cards) if c in view.legal_actions]
+            key = "1234567890a"[legal[-1]]
+            card = app.hand_cards[legal[-1]]
+            await pilot.press(key)
+            assert card in session.hand.played
+            return
+    raise AssertionError("no découverte deal reached the play with 11 cards")
+
+
+def test_the_tests_never_write_the_real_setup_file() -> None:
+    """Item 8: every data and config path of the app points into the test's folder."""
+    from rebelote.cli import default_sheet_path
+    from rebelote.server.app import data_dir
+    from rebelote.tui.app import config_path, default_record_path, save_setup
+    from tests.conftest import REAL_CONFIG_HOME, REAL_DATA_HOME, REAL_HOME
+
+    real = REAL_CONFIG_HOME / "rebelote" / "play.json"
+    before = real.stat().st_mtime_ns if real.exists() else None
+    save_setup(Setup(preset="skill7"))
+    for path in (config_path(), default_record_path(), default_sheet_path(), data_dir()):
+        for root in (REAL_HOME, REAL_CONFIG_HOME, REAL_DATA_HOME):
+            assert not path.is_relative_to(root) or root == Path("/"), path
+    assert config_path().exists()
+    assert (real.stat().st_mtime_ns if real.exists() else None) == before
+
+
+async def test_languages_decks_and_the_key_bar(tmp_path: Path) -> None:
+    """Item 10: the key bar and the seat's name follow the language; the saved language
+    and deck are read back; the Moroccan game shows the Spanish deck and English the
+    international one by default."""
+    from textual.widgets._footer import FooterKey
+
+    from rebelote.tui.app import load_setup, save_setup
+
+    save_setup(Setup(lang="fr", deck="german"))
+    remembered = load_setup()
+    assert (remembered.lang, remembered.deck) == ("fr", "german")
+    assert Setup(preset="moroccan", lang="fr").deck_style == "spanish"
+    assert Setup(preset="classic", lang="en").deck_style == "international"
+    assert Setup(preset="classic", lang="fr").deck_style == "french"
+    app = BeloteApp(None, record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        assert app.lang == "fr" and app.style == "german"
+        keys = {k.key: k for k in app.query(FooterKey)}
+        assert keys["q"].description == "quitter" and keys["h"].description == "conseil"
+        south = str(app.query_one("#south-label").render())
+        assert "Vous" in south and "You" not in south
+
+
+async def test_the_key_bar_fits_80_columns_in_every_language(tmp_path: Path) -> None:
+    """Item 11: at 80 columns every key of the bar is shown, "q quit" included."""
+    from textual.widgets._footer import FooterKey
+
+    for lang in ("en", "fr", "es"):
+        app = BeloteApp(Setup(lang=lang, seed=1), record=tmp_path / f"{lang}.json", speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            shown = list(app.query(FooterKey))
+            assert {k.key for k in shown} >= {"enter", "h", "l", "s", "plus", "q"}
+            for key in shown:
+                assert key.region.width > 0 and key.region.right <= 80, (lang, key.key)
+
+
+async def test_the_trick_is_drawn_at_the_players_places(tmp_path: Path) -> None:
+    """Item 11: each card of the trick at its player's place, the leader and the card
+    that holds the trick marked; a finished trick stays a moment marked with its
+    winner; the hand's summary is broken down."""
+    app = BeloteApp(Setup(preset="ffb", bots="heuristic", seed=11), record=tmp_path / "g.json",
+                    speed=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        session = app.session
+        assert session is not None
+        for _ in range(900):
+            await pilot.pause(0.01)
+            if session.hand_over or (_play_turn(app) and session.view().trick is not None):
+                break
+            if session.waiting_for_human and session.view().phase == "auction":
+                await pilot.press("down", "enter")  # take
+            elif _play_turn(app):  # leading: any legal card
+                legal = [i for i, c in enumerate(app.hand_cards) if c in
+                         session.view().legal_actions]
+                await pilot.press(str(legal[0] + 1))
+        if session.hand_over:
+            return
+        view = session.view()
+        trick = view.trick
+        assert trick is not None
+        body = app.query_one("#trick").render()
+        text = str(body)
+        assert "▸led" in text and "★holds it" in text
+        positions = app.positions(4)
+        lines = text.splitlines()
+        where = {seat: place for place, seat in positions.items()}
+        from rebelote.decks import short_label
+
+        card_row = {i for i, line in enumerate(lines)
+                    if short_label(trick.cards[0], app.style) in line}
+        leader_place = where[trick.leader]
+        row = min(card_row)
+        if leader_place == "north":
+            assert row < len(lines) / 2
+        elif leader_place in ("west", "east"):
+            col = lines[row].index(short_label(trick.cards[0], app.style))
+            assert (col < 40) == (leader_place == "west")
+        assert app.query_one("#trick").region.height >= 20  # a large terminal is used
+        assert "╭" in text  # framed cards on a large terminal
+        # Finish the hand: each trick stays, marked with its winner; then the summary.
+        app.min_trick_pause = 0.3
+        seen_won = False
+        for _ in range(900):
+            await pilot.pause(0.01)
+            if app.paused_trick is not None:
+                seen_won = seen_won or "★wins" in str(app.query_one("#trick").render())
+            if session.hand_over and app.paused_trick is None:
+                break
+            if _play_turn(app):
+                legal = [i for i, c in enumerate(app.hand_cards) if c in
+                         session.view().legal_actions]
+                await pilot.press(str(legal[0] + 1))
+        assert seen_won and session.hand_over
+        await pilot.pause(0.05)
+        summary = str(app.query_one("#trick").render())
+        for word in ("Card points", "belote", "Total", "Scored"):
+            assert word in summary
+        score = session.game.scores[-1]
+        assert str(score.scored[0]) in summary and str(score.scored[1]) in summary
+        assert app.query_one("#trick").border_title == "The hand's score"
+
+
+async def test_hints_use_the_decks_notation_and_say_what_pass_means(tmp_path: Path) -> None:
+    """Item 11: hints show cards as the hand does ("R♥ 66", not "KH 66"); in a classic
+    call the pass line reads as the expert's threshold, not a chance of passing."""
+    from rebelote.analysis import Hint
+
+    app = BeloteApp(Setup(lang="fr", seed=1), record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.05)
+        played = app.format_hints([Hint("KH", 66.0, "expected points"),
+                                   Hint("7S", 12.0, "expected points")])
+        assert "R♥\u00a066" in played and "KH" not in played
+        assert "points espérés" in played
+        called = app.format_hints([Hint("take", 67.0, "% made"), Hint("pass", 75.0, "% made")])
+        assert "67%" in called and "l'expert prend dès 75 %" in called
+
+
+async def test_setup_title_shows_and_the_setup_fits_80_by_24(tmp_path: Path) -> None:
+    """Item 11: the setup screen's title is on screen; every row fits 80×24 (with the
+    resume line)."""
+    from rebelote.tui.session import TableSession
+
+    record = tmp_path / "g.json"
+    TableSession.new(Setup(seed=3), record)
+    for lang in ("en", "fr", "es"):
+        app = BeloteApp(Setup(lang=lang), record=record, ask_setup=True, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.1)
+            title = app.screen.query_one("#setup-title")
+            assert title.region.height == 1 and title.region.y >= 0
+            for widget_id in ("#resume", "#lang", "#bots", "#start"):
+                region = app.screen.query_one(widget_id).region
+                assert region.height >= 1 and region.bottom <= 24, (lang, widget_id)
+
+
+async def test_setup_language_redraws_and_seats_follow_the_rules(tmp_path: Path) -> None:
+    """Item 10: the setup screen asks the language, deck and seat; choosing French
+    redraws it in French; a three-player preset offers three seats."""
+    from textual.widgets import Select
+
+    app = BeloteApp(Setup(), record=tmp_path / "g.json", ask_setup=True, speed=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause(0.1)
+        app.screen.query_one("#lang", Select).value = "fr"
+        def title() -> str:
+            found = app.screen.query("#setup-title")
+            return str(found.first().render()) if found else ""
+
+        assert await _until(pilot, lambda: "Nouvelle partie" in title(), 100)
+        app.screen.query_one("#preset", Select).value = "three"
+
+        def seats() -> list[object]:
+            found = app.screen.query("#seat")
+            return [value for _label, value in found.first(Select)._options] if found else []
+
+        assert await _until(pilot, lambda: seats() == [0, 1, 2], 100)
+        app.screen.query_one("#seat", Select).value = 2
+        app.screen.query_one("#deck", Select).value = "german"
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        assert await _until(pilot, lambda: (screen.setup.seat, screen.setup.deck) == (
+            2, "german"), 100)
+        await pilot.click("#start")
+        await pilot.pause(0.2)
+        session = app.session
+        assert session is not None and session.human == 2 and session.game.rules.players == 3
+        assert app.style == "german" and app.lang == "fr"
+
+
+async def test_every_preset_plays_a_hand_by_keys(tmp_path: Path) -> None:
+    """Every preset can be played to the end of a hand with the keyboard at 80×24."""
+    from rebelote.rules import PRESETS
+
+    for preset in PRESETS:
+        app = BeloteApp(Setup(preset=preset, bots="random", seed=4),
+                        record=tmp_path / f"{preset}.json", speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _play_until_hand_over(app, pilot, want_refusal=False)
+            assert app.session is not None and app.session.hand_over, preset
+            contract = str(app.query_one("#contract").render())
+            assert contract.strip(), preset

@@ -49,6 +49,7 @@ class HandEntry:
 
     def outcome(self, rules: Rules) -> HandOutcome:
         """The engine's outcome for this entry; :class:`ScoreError` if impossible."""
+        check_two_teams(rules)
         if self.taker not in (0, 1):
             raise ScoreError(f"the taking team must be 0 (us) or 1 (them), not {self.taker!r}")
         if self.capot is not None:
@@ -154,6 +155,13 @@ class HandEntry:
                    capot_bid, suit)
 
 
+def check_two_teams(rules: Rules) -> None:
+    """:class:`ScoreError` for rules a two-team sheet cannot score (three players)."""
+    if rules.players == 3:
+        raise ScoreError(f"the score calculator counts two teams (or two players): "
+                         f"{rules.preset} is played by three, each for himself")
+
+
 @dataclass(frozen=True, slots=True)
 class SheetRow:
     """One line of the sheet: the entry, its score, the running totals and reserve."""
@@ -170,6 +178,9 @@ class ScoreSheet:
 
     rules: Rules
     hands: list[HandEntry] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        check_two_teams(self.rules)
 
     def rows(self) -> list[SheetRow]:
         """Every hand scored in order, with running totals and reserve."""

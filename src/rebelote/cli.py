@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperArgument
 
 from rebelote.bots import LEVELS, make_bot
 from rebelote.game import Game
@@ -21,7 +22,15 @@ from rebelote.record import RecordError, Replay, records_of, replay_file, write_
 from rebelote.rules import PRESETS, Rules, RulesError
 from rebelote.scoring import ScoreError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+
+def _argument_type_hidden(self: TyperArgument, ctx: Any) -> str | None:
+    """Help shows an argument by its name (FILE), not by a Python type (``<path>``)."""
+    return None
+
+
+TyperArgument.display_type_rich = _argument_type_hidden  # type: ignore[method-assign,assignment]
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="rebelote: belote and its family — rules engine, records, bots.")
 
 
@@ -33,28 +42,50 @@ def _fail(message: str, code: int = 2, payload: dict[str, Any] | None = None,
     raise typer.Exit(code)
 
 
-def _replay_text(replays: list[Replay]) -> str:
-    lines = []
+def _console() -> Any:
+    """Rich's console on stdout (plain text, no colour, when piped)."""
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def _progress(disable: bool) -> Any:
+    """A progress bar on stderr, only on a terminal (piped output starts clean)."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    err = Console(stderr=True)
+    return Progress(console=err, transient=True, disable=disable or not err.is_terminal)
+
+
+def _replay_tables(replays: list[Replay]) -> list[Any]:
+    """Each game of a replay as a Rich table: one row per hand, totals and winner."""
+    from rich.table import Table
+
+    out: list[Any] = []
     for g, rep in enumerate(replays, 1):
-        if len(replays) > 1:
-            lines.append(f"game {g}")
-        lines.append(f"rules: {rep.game.rules.preset}, target {rep.game.rules.target}")
+        rules = rep.game.rules
+        side = "team" if rules.players == 4 else "seat"
+        title = f"{rules.preset}, target {rules.target}"
+        table = Table(title=(f"game {g}: " if len(replays) > 1 else "") + title)
+        for name in ("hand", "contract", "outcome", "cards", "ann.", "belote", "scored",
+                     "reserve"):
+            table.add_column(name, justify="left" if name in ("contract", "outcome")
+                             else "right")
         for i, h in enumerate(rep.hands, 1):
-            head = f"hand {i:>3}: "
             if h.outcome == "void":
-                lines.append(head + "void (all passed twice)")
+                table.add_row(str(i), "—", "void (all passed)", "", "", "", "", "")
                 continue
-            who = f"seat {h.taker} took {h.trump}" if h.taker is not None else "auction"
-            lines.append(
-                head + f"{who:<16} {h.outcome:<11} cards {_dash(h.card_points):<11} "
-                f"ann {_dash(h.announcements)} bel {_dash(h.belote)} "
-                f"scored {_dash(h.scored):<11} reserve {h.reserve}")
-        side = "team" if rep.game.rules.players == 4 else "seat"
+            who = f"seat {h.taker} {h.trump}" if h.taker is not None else "auction"
+            table.add_row(str(i), who, h.outcome, _dash(h.card_points),
+                          _dash(h.announcements), _dash(h.belote), _dash(h.scored),
+                          str(h.reserve))
         totals = ", ".join(f"{side} {i} {t}" for i, t in enumerate(rep.game.totals))
         winner = rep.game.winner
         result = f"{side} {winner} wins" if winner is not None else "game not over"
-        lines.append(f"totals: {totals}; {result}")
-    return "\n".join(lines)
+        table.caption = f"totals: {totals}; {result}"
+        out.append(table)
+    return out
 
 
 def _dash(values: tuple[int, ...]) -> str:
@@ -63,7 +94,8 @@ def _dash(values: tuple[int, ...]) -> str:
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="A record (RECORD.md) to check and score.")],
+    file: Annotated[Path, typer.Argument(help="A record (RECORD.md) to check and score.",
+                                         metavar="FILE")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
     """Check every call and card of a record against the rules and score it."""
@@ -78,7 +110,9 @@ def replay(
             out["games"] = [r.to_json() for r in replays]
         print(json.dumps(out, ensure_ascii=False))
     else:
-        print(_replay_text(replays))
+        console = _console()
+        for table in _replay_tables(replays):
+            console.print(table)
 
 
 def _levels(spec: str, players: int = 4) -> list[str]:
@@ -119,11 +153,14 @@ def selfplay_games(rules: Rules, hands: int, seed: int, levels: list[str]) -> li
 
 @app.command()
 def selfplay(
-    preset: Annotated[str, typer.Option(help=f"Rules preset: {', '.join(PRESETS)}.")] = "classic",
-    hands: Annotated[int, typer.Option(min=1, help="Hands to play.")] = 10,
-    seed: Annotated[int, typer.Option(help="Same seed, same games.")] = 0,
-    bots: Annotated[str, typer.Option(help="Bot level(s): one, or one per seat.")] = "random",
-    record: Annotated[Path | None, typer.Option(help="Write the games as a record.")] = None,
+    preset: Annotated[str, typer.Option(help=f"Rules preset: {', '.join(PRESETS)}.",
+                                        metavar="PRESET")] = "classic",
+    hands: Annotated[int, typer.Option(min=1, help="Hands to play.", metavar="N")] = 10,
+    seed: Annotated[int, typer.Option(help="Same seed, same games.", metavar="N")] = 0,
+    bots: Annotated[str, typer.Option(help="Bot level(s): one, or one per seat.",
+                                      metavar="LEVEL[,LEVEL...]")] = "random",
+    record: Annotated[Path | None, typer.Option(help="Write the games as a record.",
+                                                metavar="FILE")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
     """Play N hands with bots; --record writes them as a record `replay` accepts."""
@@ -149,33 +186,41 @@ def selfplay(
     if as_json:
         print(json.dumps(summary, ensure_ascii=False))
         return
-    print(f"{hands} hands of {preset} by {', '.join(levels)} (seed {seed})")
-    print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+    from rich.table import Table
+
     side = "team" if rules.players == 4 else "seat"
+    table = Table(title=f"{hands} hands of {preset} by {', '.join(levels)} (seed {seed})",
+                  caption="outcomes: " + ", ".join(f"{k} {v}" for k, v in
+                                                   sorted(outcomes.items())))
+    for name in ("game", "hands", "totals", "result"):
+        table.add_column(name, justify="right" if name != "result" else "left")
     for i, g in enumerate(games, 1):
         state = f"{side} {g.winner} wins" if g.winner is not None else "not over"
-        print(f"game {i}: {len(g.hands)} hands, {_dash(tuple(g.totals))}, {state}")
+        table.add_row(str(i), str(len(g.hands)), _dash(tuple(g.totals)), state)
+    console = _console()
+    console.print(table)
     if record is not None:
-        print(f"record written to {record}")
+        console.print(f"record written to {record}")
 
 
 @app.command()
 def arena(
-    bots: Annotated[str, typer.Option(help="Two levels, A,B (random, heuristic, expert).")],
-    deals: Annotated[int, typer.Option(min=1, help="Duplicate deals (each played twice).")]
-    = 200,
-    preset: Annotated[str, typer.Option(help="Rules preset (2 or 4 players).")] = "classic",
-    seed: Annotated[int, typer.Option(help="Same seed, same deals.")] = 0,
-    jobs: Annotated[int | None, typer.Option(min=1, help="Processes (default: all cores).")
-                    ] = None,
-    plot: Annotated[Path, typer.Option(help="Where to write the plot (PNG).")] = Path(
+    bots: Annotated[str, typer.Option(help="Two levels, A,B (random, heuristic, expert).",
+                                      metavar="A,B")],
+    deals: Annotated[int, typer.Option(min=1, help="Duplicate deals (each played twice).",
+                                       metavar="N")] = 200,
+    preset: Annotated[str, typer.Option(help="Rules preset (2 or 4 players).",
+                                        metavar="PRESET")] = "classic",
+    seed: Annotated[int, typer.Option(help="Same seed, same deals.", metavar="N")] = 0,
+    jobs: Annotated[int | None, typer.Option(min=1, help="Processes (default: all cores).",
+                                             metavar="N")] = None,
+    plot: Annotated[Path, typer.Option(help="Where to write the plot (PNG); its folder is "
+                                       "made if missing.", metavar="FILE")] = Path(
         "arena.png"),
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
-    """Duplicate match of two bot levels: points per deal with a 95% interval, game
-    win rates, and a plot."""
-    from rich.progress import Progress
-
+    """Duplicate match of two bot levels: points per deal with a 95% interval, game win
+    rates, and a plot."""
     from rebelote.arena import run_arena, write_plot
 
     levels = [p.strip() for p in bots.split(",")]
@@ -187,14 +232,30 @@ def arena(
             raise ValueError("the arena seats two sides: use a 2- or 4-player preset")
     except (RulesError, ValueError) as exc:
         _fail(str(exc), 2, {"message": str(exc)}, as_json)
+    try:  # before the match: a plot that cannot be written would lose its result
+        plot.parent.mkdir(parents=True, exist_ok=True)
+        if plot.is_dir():
+            raise IsADirectoryError(21, "it is a folder")
+        if not os.access(plot.parent, os.W_OK):
+            raise PermissionError(13, "the folder is not writable")
+    except OSError as exc:
+        _fail(f"cannot write the plot to {plot}: {exc.strerror or exc}", 2,
+              {"message": f"cannot write the plot to {plot}"}, as_json)
     workers = jobs or (os.cpu_count() or 1)
-    with Progress(transient=True, disable=as_json) as bar:
+    with _progress(as_json) as bar:
         task = bar.add_task(f"{levels[0]} vs {levels[1]}", total=deals)
         report = run_arena(preset, levels[0], levels[1], deals, seed, workers,
                            progress=lambda done: bar.update(task, completed=done))
-    write_plot(report, plot)
+    try:
+        write_plot(report, plot)
+        plot_error = None
+    except OSError as exc:
+        plot_error = f"cannot write the plot to {plot}: {exc.strerror or exc}"
     if as_json:
-        print(json.dumps(report.to_json() | {"plot": str(plot)}))
+        print(json.dumps(report.to_json() | {"plot": str(plot) if plot_error is None
+                                             else None}))
+        if plot_error:
+            _fail(plot_error, 1)
         return
     a, b = report.bots
     rate = report.win_rate_a
@@ -203,6 +264,8 @@ def arena(
           f"{report.ci95[1]:+.1f})")
     print(f"games: {a} won {report.games_a}, {b} won {report.games_b}"
           + (f" ({a} {rate:.0%})" if rate is not None else ""))
+    if plot_error:
+        _fail(plot_error, 1)
     print(f"plot written to {plot}")
 
 
@@ -219,7 +282,8 @@ def _one_game(file: Path, as_json: bool) -> Game:
 
 @app.command()
 def hint(
-    file: Annotated[Path, typer.Argument(help="A record of a game in progress.")],
+    file: Annotated[Path, typer.Argument(help="A record of a game in progress.",
+                                         metavar="FILE")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
     """The next decision of a record: each legal action with the expert's evaluation."""
@@ -236,26 +300,30 @@ def hint(
                           "actions": [{"action": h.action, "value": round(h.value, 1)}
                                       for h in hints]}))
         return
-    print(f"seat {seat} to act; {hints[0].measure} for each legal action, best first:")
+    from rich.table import Table
+
+    table = Table(title=f"seat {seat} to act: each legal action, best first")
+    table.add_column("action")
+    table.add_column(hints[0].measure, justify="right")
     for h in hints:
-        print(f"  {h.action:>6}  {h.value:7.1f}")
+        table.add_row(h.action, f"{h.value:.1f}")
+    _console().print(table)
 
 
 @app.command()
 def analyze(
-    file: Annotated[Path, typer.Argument(help="A record with finished hands.")],
+    file: Annotated[Path, typer.Argument(help="A record with finished hands.",
+                                         metavar="FILE")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
-    """Every card of the finished hands with what it cost against the best card, all
-    cards visible (0 = a best card)."""
-    from rich.progress import Progress
-
+    """Every card of the finished hands with what it cost against the best card, all cards
+    visible (0 = a best card)."""
     from rebelote.analysis import AnalysisError
     from rebelote.analysis import analyze as run_analysis
 
     game = _one_game(file, as_json)
     try:
-        with Progress(transient=True, disable=as_json) as bar:
+        with _progress(as_json) as bar:
             task = bar.add_task("analysing", total=None)
             costs = run_analysis(game, lambda done, total: bar.update(task, completed=done,
                                                                       total=total))
@@ -266,58 +334,92 @@ def analyze(
                                      "card": c.card, "cost": c.cost, "best": c.best}
                                     for c in costs]}))
         return
+    from rich.table import Table
+
     by_seat: dict[int, float] = {}
+    table = Table(title="every card played, and what it cost against the best card")
+    for name in ("hand", "trick", "seat", "card", "cost", "best card"):
+        table.add_column(name, justify="right")
     for c in costs:
-        mark = "" if c.cost == 0 else f"  -{c.cost:g} (best {c.best})"
-        print(f"hand {c.hand} trick {c.trick} seat {c.seat}: {c.card}{mark}")
+        table.add_row(str(c.hand), str(c.trick), str(c.seat), c.card,
+                      "" if c.cost == 0 else f"-{c.cost:g}", "" if c.cost == 0 else c.best)
         by_seat[c.seat] = by_seat.get(c.seat, 0.0) + c.cost
-    print("points given away: " + ", ".join(f"seat {s} {v:g}" for s, v in sorted(
-        by_seat.items())))
+    table.caption = "points given away: " + ", ".join(f"seat {s} {v:g}" for s, v in sorted(
+        by_seat.items()))
+    _console().print(table)
 
 
 @app.command()
 def play(
-    preset: Annotated[str | None, typer.Option(help="Rules preset.")] = None,
-    target: Annotated[int | None, typer.Option(min=1, help="Points to win.")] = None,
-    bots: Annotated[str | None, typer.Option(help="random, heuristic or expert.")] = None,
-    seat: Annotated[int, typer.Option(min=0, max=3, help="Your seat.")] = 0,
-    lang: Annotated[str, typer.Option(help="fr, en or es.")] = "en",
-    deck: Annotated[str, typer.Option(help="french, international, german or spanish.")]
-    = "french",
-    seed: Annotated[int | None, typer.Option(help="Same seed, same deals.")] = None,
-    resume: Annotated[Path | None, typer.Option(help="Continue a saved game (a record).")]
+    preset: Annotated[str | None, typer.Option(help="Rules preset.", metavar="PRESET")]
     = None,
-    record: Annotated[Path | None, typer.Option(help="Where the game is saved.")] = None,
+    target: Annotated[int | None, typer.Option(min=1, help="Points to win.", metavar="N")]
+    = None,
+    bots: Annotated[str | None, typer.Option(help="random, heuristic or expert.",
+                                             metavar="LEVEL")] = None,
+    seat: Annotated[int | None, typer.Option(min=0, max=3, help="Your seat (0 first).",
+                                             metavar="N")] = None,
+    lang: Annotated[str | None, typer.Option(help="fr, en or es (default: the last one).",
+                                             metavar="LANG")] = None,
+    deck: Annotated[str | None, typer.Option(
+        help="french, international, german or spanish (default: the rules' deck, else "
+             "the language's).", metavar="DECK")] = None,
+    seed: Annotated[int | None, typer.Option(help="Same seed, same deals.", metavar="N")]
+    = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue a saved game (a record).",
+                                                metavar="FILE")] = None,
+    record: Annotated[Path | None, typer.Option(help="Where the game is saved.",
+                                                metavar="FILE")] = None,
 ) -> None:
-    """Play at a table in the terminal, against bots (a setup screen when no options)."""
+    """Play at a table in the terminal, against bots. Without options: the setup screen
+    (resume the saved game, or choose the rules, language, deck and seat)."""
     from rebelote.decks import STYLES
     from rebelote.i18n import LANGS
     from rebelote.tui.app import BeloteApp, load_setup
-    from rebelote.tui.session import Setup
+    from rebelote.tui.session import Setup, human_seat
 
-    if lang not in LANGS:
+    if lang is not None and lang not in LANGS:
         _fail(f"unknown language {lang!r} (fr, en, es)")
-    if deck not in STYLES:
+    if deck is not None and deck not in STYLES:
         _fail(f"unknown deck {deck!r} ({', '.join(STYLES)})")
     if bots is not None and bots not in LEVELS:
         _fail(f"unknown bot level {bots!r} ({', '.join(LEVELS)})")
     if preset is not None and preset not in PRESETS:
         _fail(f"unknown preset {preset!r} ({', '.join(PRESETS)})")
-    if resume is not None and not resume.exists():
-        _fail(f"{resume}: no such file")
     remembered = load_setup()
+    if resume is not None:
+        try:
+            game = replay_file(resume)[-1].game
+        except (RecordError, OSError) as exc:
+            _fail(f"cannot resume {resume}: {getattr(exc, 'strerror', None) or exc}")
+        players = game.rules.players
+        human = human_seat(game, seat if seat is not None else 0)
+        if human >= players:
+            _fail(f"seat {human} is not at this {players}-player table")
+        seat = human
     setup = Setup(preset=preset or remembered.preset,
                   target=target if target is not None else (0 if preset else remembered.target),
-                  bots=bots or remembered.bots, seat=seat, lang=lang, deck=deck, seed=seed,
+                  bots=bots or remembered.bots,
+                  seat=seat if seat is not None else remembered.seat,
+                  lang=lang or remembered.lang,
+                  deck=deck if deck is not None else ("" if lang or preset else
+                                                      remembered.deck),
+                  seed=seed,
                   announcements=None if preset else remembered.announcements,
                   direction=None if preset else remembered.direction)
     try:
         players = setup.rules().players
     except RulesError as exc:
         _fail(str(exc))
-    if seat >= players:
-        _fail(f"seat {seat} is not at a {players}-player table (seats 0..{players - 1})")
-    ask = preset is None and target is None and bots is None and resume is None
+    if resume is None and setup.seat >= players:
+        if seat is not None:
+            _fail(f"seat {seat} is not at a {players}-player table (seats 0..{players - 1})")
+        setup = Setup(**{**{k: getattr(setup, k) for k in Setup.__dataclass_fields__},
+                         "seat": 0})
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        _fail("`rebelote play` needs a terminal (stdin and stdout are not one); "
+              "`rebelote selfplay` plays without one")
+    ask = all(x is None for x in (preset, target, bots, seat, lang, deck, resume))
     BeloteApp(setup, record=resume or record, resume=resume is not None,
               ask_setup=ask).run()
 
@@ -340,7 +442,7 @@ def serve(
     import uvicorn
 
     from rebelote.server.app import create_app, default_database_url, load_secret
-    from rebelote.server.store import upgrade
+    from rebelote.server.store import StoreError, check_database
 
     if workers > 1 and redis is None:
         _fail("several workers share their tables through Redis: give --redis URL", 2)
@@ -348,10 +450,17 @@ def serve(
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "info",
                                "ws_per_message_deflate": False}
     if workers == 1:
-        uvicorn.run(create_app(database, redis_url=redis), **options)
+        try:
+            web = create_app(database, redis_url=redis, prestart=True)
+        except StoreError as exc:  # one sentence naming the database
+            _fail(str(exc), 1)
+        uvicorn.run(web, **options)
         return
     url = database or default_database_url()
-    upgrade(url)  # once, before the workers start
+    try:
+        check_database(url)  # migrated once, before the workers start
+    except StoreError as exc:
+        _fail(str(exc), 1)
     os.environ.update(REBELOTE_DATABASE_URL=url, REBELOTE_REDIS_URL=redis or "",
                       REBELOTE_MIGRATED="1", REBELOTE_SECRET=load_secret())
     uvicorn.run("rebelote.server.app:app_from_environment", factory=True, workers=workers,
@@ -373,9 +482,9 @@ def default_sheet_path() -> Path:
 @score_app.callback()
 def score(
     ctx: typer.Context,
-    file: Annotated[Path | None, typer.Option(help="The sheet file (saved after every hand).")]
-    = None,
-    lang: Annotated[str, typer.Option(help="Language: en, fr, es.")] = "en",
+    file: Annotated[Path | None, typer.Option(help="The sheet file (saved after every hand).",
+                                              metavar="FILE")] = None,
+    lang: Annotated[str, typer.Option(help="Language: en, fr, es.", metavar="LANG")] = "en",
 ) -> None:
     """Interactive score pad: enter each hand's outcome, see both teams' scores."""
     if ctx.invoked_subcommand is not None:
@@ -400,18 +509,25 @@ def _parse_announce(items: list[str]) -> tuple[int, int]:
 
 @score_app.command("hand")
 def score_hand_cmd(
-    rules: Annotated[str, typer.Option("--rules", help="Rules preset.")] = "classic",
-    taker: Annotated[int, typer.Option(help="The taking team: 0 or 1.")] = 0,
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset (two teams).",
+                                       metavar="PRESET")] = "classic",
+    taker: Annotated[int, typer.Option(help="The taking team: 0 or 1.", metavar="TEAM")] = 0,
     points: Annotated[int | None, typer.Option(
-        help="Team 0's card points, dix de der included (162 minus them for team 1).")] = None,
-    capot: Annotated[int | None, typer.Option(help="The team that won every trick.")] = None,
+        help="Team 0's card points, dix de der included (162 minus them for team 1).",
+        metavar="N")] = None,
+    capot: Annotated[int | None, typer.Option(help="The team that won every trick.",
+                                              metavar="TEAM")] = None,
     announce: Annotated[list[str] | None, typer.Option(
-        help="TEAM=POINTS of announcements that scored (repeatable).")] = None,
+        help="TEAM=POINTS of announcements that scored (repeatable).",
+        metavar="TEAM=POINTS")] = None,
     belote: Annotated[list[int] | None, typer.Option(
-        help="A team that said belote-rebelote (repeatable).")] = None,
-    bid: Annotated[str | None, typer.Option(help="Auction games: 80..160 or capot.")] = None,
-    double: Annotated[int, typer.Option(help="1, 2 (coinche) or 4 (surcoinche).")] = 1,
-    reserve: Annotated[int, typer.Option(help="Litige reserve carried in.")] = 0,
+        help="A team that said belote-rebelote (repeatable).", metavar="TEAM")] = None,
+    bid: Annotated[str | None, typer.Option(help="Auction games: 80..160 or capot.",
+                                            metavar="BID")] = None,
+    double: Annotated[int, typer.Option(help="1, 2 (coinche) or 4 (surcoinche).",
+                                        metavar="N")] = 1,
+    reserve: Annotated[int, typer.Option(help="Litige reserve carried in.", metavar="N")]
+    = 0,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
     """Score one hand from its outcome."""
@@ -444,13 +560,17 @@ def score_hand_cmd(
 @score_app.command("game")
 def score_game_cmd(
     file: Annotated[Path, typer.Argument(
-        help="{\"rules\": {...}, \"hands\": [...]} or a saved sheet.")],
+        help="{\"rules\": {...}, \"hands\": [...]} or a saved sheet.", metavar="FILE")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
-    lang: Annotated[str, typer.Option(help="Language of the table: en, fr, es.")] = "en",
+    lang: Annotated[str, typer.Option(help="Language of the table: en, fr, es.",
+                                      metavar="LANG")] = "en",
 ) -> None:
     """Score a whole game of hand outcomes: each hand, running totals, the winner."""
     from rebelote.calculator import ScoreSheet
+    from rebelote.i18n import LANGS, tr
 
+    if lang not in LANGS:
+        _fail(f"unknown language {lang!r} (en, fr, es)")
     try:
         sheet = ScoreSheet.load(file)
         report = sheet.report()
@@ -466,7 +586,12 @@ def score_game_cmd(
     console = Console()
     console.print(sheet_table(sheet, lang))
     winner = report["winner"]
-    console.print(f"winner: team {winner}" if winner is not None else "game not over")
+    if winner is None:
+        console.print(tr("game_not_over", lang))
+    else:
+        a, b = sheet.totals
+        console.print(tr("winner", lang, team=tr("us" if winner == 0 else "them", lang),
+                         a=max(a, b), b=min(a, b)))
 
 
 def main() -> None:
@@ -481,6 +606,9 @@ def main() -> None:
         print("rebelote: interrupted", file=sys.stderr)
         sys.exit(130)
     except typer.TyperException as exc:  # usage errors (exit code 2) and the like
+        if exc.__class__.__name__ == "NoArgsIsHelpError":  # `rebelote` alone: the help
+            print(exc.format_message())
+            sys.exit(0)
         ctx = getattr(exc, "ctx", None)
         hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
         print(f"rebelote: {exc.format_message()}{hint}", file=sys.stderr)

@@ -1,47 +1,75 @@
 """The web server: Starlette routes over the :class:`~rebelote.server.tables.TableService`.
 
 - ``POST /api/guest`` ``{"nickname": ...}``: play at once as a guest; a signed session
-  cookie (HttpOnly, SameSite=Lax) remembers who you are.
-- ``POST /api/register`` / ``/api/login`` ``{"name", "password"}``, ``/api/logout``:
-  optional accounts, passwords hashed with argon2.
+  cookie (HttpOnly, SameSite=Lax, Secure over HTTPS) names a server-side session.
+- ``POST /api/register`` / ``/api/login`` ``{"name", "password"}``, ``/api/logout``
+  (``{"everywhere": true}``: every session of the player): optional accounts, passwords
+  hashed with argon2, attempts throttled per name and per address.
 - ``GET /api/me``, ``GET /api/tables`` (the lobby), ``GET /`` and ``/static/*`` (the
   plain HTML, CSS and JavaScript client; no build step).
 - ``/ws``: one WebSocket per open tab; every message goes through the service, whose
   answers are sent to each recipient's open tabs (a new tab gets the full state with a
-  ``sync``).
+  ``sync``); an error, a hint or a new table's id goes to the sending tab only.
+
+Nothing CPU-bound runs on the event loop (:mod:`rebelote.server.offloop`): bots, hints,
+password hashing, statistics and the calculator run in pools. State-changing requests
+must be JSON from the same origin; every response carries the security headers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import gc
+import hashlib
 import json
+import logging
 import os
+import re
 import secrets
+import time
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerifyMismatchError
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Message as AsgiMessage
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rebelote.rules import OPTION_NAMES, OPTIONS, PRESETS
+from rebelote.server import tables as tables_module
 from rebelote.server.cluster import Cluster
+from rebelote.server.names import check_name, check_password, name_key
+from rebelote.server.offloop import BotRunner, Busy, LoopWatch, OffLoop
 from rebelote.server.store import Store
-from rebelote.server.tables import TABLE_FIXED_OPTIONS, ServiceError, TableService
+from rebelote.server.tables import TABLE_FIXED_OPTIONS, ServiceError, StorageFailure, TableService
 
+log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
+"""The largest WebSocket message (characters) a client may send."""
+MAX_BODY = 16 * 1024
+"""The largest request body (bytes), but for the score calculator's."""
+MAX_SHEET_BODY = 2 * 1024 * 1024
+"""The largest score sheet posted to the calculator (bytes)."""
+MAX_DEPTH = 16
+"""The deepest nesting of arrays and objects a JSON message may have."""
+MAX_SOCKETS = 8
+"""Open WebSockets one player may have (tabs)."""
+LOGIN_FREE_FAILURES = 5
+"""Wrong passwords allowed per name and per address before the backoff starts."""
+LOGIN_MAX_WAIT_S = 900.0
 
 
 def data_dir() -> Path:
@@ -68,11 +96,165 @@ def load_secret() -> str:
     return path.read_text().strip()
 
 
+class BadJSON(ValueError):
+    """A request or message that is not acceptable JSON (the reason, for the client)."""
+
+
+def parse_json(data: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
+    """``data`` parsed as JSON, or :class:`BadJSON` saying why not: not UTF-8, not
+    JSON, nested deeper than ``max_depth``, or text with a lone surrogate (which no
+    answer could carry)."""
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        value = json.loads(text)
+    except UnicodeDecodeError:
+        raise BadJSON("the message is not UTF-8 text") from None
+    except RecursionError:
+        raise BadJSON(f"the message is nested too deeply (at most {max_depth} levels)") from None
+    except ValueError:
+        raise BadJSON("the message is not JSON") from None
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise BadJSON("the message holds a lone surrogate (\\ud800-\\udfff): "
+                              "not text") from None
+        elif isinstance(item, dict | list):
+            if depth > max_depth:
+                raise BadJSON(f"the message is nested too deeply (at most {max_depth} levels)")
+            children = list(item.items()) if isinstance(item, dict) else item
+            for child in children:
+                if isinstance(child, tuple):
+                    stack.append((child[0], depth))
+                    stack.append((child[1], depth + 1))
+                else:
+                    stack.append((child, depth + 1))
+    return value
+
+
+def inline_script_hashes() -> list[str]:
+    """CSP hashes of the inline scripts of the static pages (one page has one)."""
+    hashes = []
+    for page in STATIC.glob("*.html"):
+        for script in re.findall(r"<script>(.*?)</script>", page.read_text(), re.S):
+            digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+            hashes.append(f"'sha256-{digest}'")
+    return hashes
+
+
+def security_headers() -> list[tuple[bytes, bytes]]:
+    script = " ".join(["'self'", *inline_script_hashes()])
+    csp = (f"default-src 'self'; script-src {script}; style-src 'self'; "
+           "img-src 'self' data:; connect-src 'self'; object-src 'none'; "
+           "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+    return [(b"content-security-policy", csp.encode()),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"same-origin"),
+            (b"x-frame-options", b"DENY"),
+            (b"cross-origin-opener-policy", b"same-origin")]
+
+
+def _json_error(status: int, code: str, message: str) -> Response:
+    return JSONResponse({"error": message, "code": code}, status)
+
+
+class Guard:
+    """ASGI middleware in front of everything: security headers on every response;
+    state-changing requests only as JSON from this site (Content-Type, Origin,
+    Sec-Fetch-Site: cross-site request forgery); request bodies size-limited; a
+    WebSocket opened from another site refused."""
+
+    SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
+
+    def __init__(self, app: ASGIApp, hsts: bool = False) -> None:
+        self.app = app
+        self.headers = security_headers()
+        if hsts:
+            self.headers.append((b"strict-transport-security", b"max-age=31536000"))
+
+    @staticmethod
+    def foreign(scope: Scope) -> str | None:
+        """Why the request does not come from this site, if it does not."""
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        site = headers.get("sec-fetch-site")
+        if site is not None and site not in ("same-origin", "none"):
+            return f"a request from another site ({site}) is refused"
+        origin = headers.get("origin")
+        if origin is not None:
+            host = headers.get("host", "")
+            netloc = origin.split("://", 1)[-1].rstrip("/")
+            if origin == "null" or netloc.lower() != host.lower():
+                return f"a request from another origin ({origin[:80]}) is refused"
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if self.foreign(scope) is not None:
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 4403})
+                return
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: AsgiMessage) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = list(message.get("headers", [])) + self.headers
+            await send(message)
+
+        if scope["method"] in self.SAFE:
+            await self.app(scope, receive, with_headers)
+            return
+        why = self.foreign(scope)
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
+        limit = MAX_SHEET_BODY if scope["path"] == "/api/score/game" else MAX_BODY
+        refusal: Response | None = None
+        if why is not None:
+            refusal = _json_error(403, "cross_origin", why)
+        elif ctype != "application/json" and scope["path"] != "/api/logout":
+            refusal = _json_error(415, "bad_content_type",
+                                  "send the request as JSON (Content-Type: application/json)")
+        elif int(headers.get("content-length", "0") or 0) > limit:
+            refusal = _json_error(413, "too_large", f"a request body is at most {limit} bytes")
+        body = b""
+        if refusal is None:
+            while True:  # the whole body, within the limit
+                message = await receive()
+                body += message.get("body", b"")
+                if len(body) > limit:
+                    refusal = _json_error(413, "too_large",
+                                          f"a request body is at most {limit} bytes")
+                    break
+                if not message.get("more_body"):
+                    break
+        if refusal is not None:
+            await refusal(scope, receive, with_headers)
+            return
+        sent = False
+
+        async def replay() -> AsgiMessage:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, with_headers)
+
+
 class Connections:
     """Open WebSockets by player (a player may have several tabs)."""
 
     def __init__(self) -> None:
         self.by_player: dict[str, set[WebSocket]] = defaultdict(set)
+        self.session_of: dict[WebSocket, str] = {}
 
     async def send(self, player: str, message: dict[str, Any]) -> None:
         await self.send_text(player, json.dumps(message))
@@ -81,8 +263,15 @@ class Connections:
         for socket in list(self.by_player.get(player, ())):
             try:
                 await socket.send_text(text)
-            except (RuntimeError, WebSocketDisconnect):
+            except (RuntimeError, WebSocketDisconnect, OSError):
                 self.by_player[player].discard(socket)
+
+    async def close_sessions(self, sessions: set[str] | None, player: str) -> None:
+        """Close the sockets opened with these sessions (None: all of ``player``'s)."""
+        for socket in list(self.by_player.get(player, ())):
+            if sessions is None or self.session_of.get(socket) in sessions:
+                with contextlib.suppress(Exception):
+                    await socket.close(code=4401)
 
 
 def tune_garbage_collector() -> None:
@@ -97,41 +286,158 @@ def tune_garbage_collector() -> None:
 class GroupCommit:
     """Commits the actions of every message handled in one turn of the event loop in a
     single transaction, before any answer to them is sent: under load, one commit
-    serves many tables (measured: the commit was 30% of the server's time)."""
+    serves many tables (measured: the commit was 30% of the server's time). A failed
+    write is a :class:`StorageFailure` given to every waiter; its messages (the
+    tables' players told, the tables as stored) are delivered once."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService,
+                 deliver: Callable[[list[tuple[str, dict[str, Any]]]],
+                                   Coroutine[Any, Any, None]]) -> None:
         self.service = service
-        self._done: asyncio.Future[None] | None = None
+        self.deliver = deliver
+        self._done: asyncio.Future[StorageFailure | None] | None = None
 
-    async def flush(self) -> None:
+    async def flush(self) -> StorageFailure | None:
         if self._done is None:
             self._done = asyncio.get_running_loop().create_future()
             asyncio.get_running_loop().call_soon(self._commit)
-        await asyncio.shield(self._done)
+        return await asyncio.shield(self._done)
 
     def _commit(self) -> None:
         done, self._done = self._done, None
         assert done is not None
         try:
             self.service.commit()
+        except StorageFailure as failure:
+            done.set_result(failure)
+            asyncio.get_running_loop().create_task(self.deliver(failure.messages))
+            return
         except Exception as exc:  # every waiter hears of it; nothing is sent
             done.set_exception(exc)
             return
         done.set_result(None)
 
 
+class Throttle:
+    """Wrong passwords per key (a folded name, an address): a few are free, then each
+    one doubles the wait before the next attempt (up to ``LOGIN_MAX_WAIT_S``)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.failures: dict[str, tuple[int, float]] = {}
+
+    def wait(self, *keys: str) -> float:
+        """Seconds before the next attempt under any of ``keys`` is heard."""
+        now, longest = self.clock(), 0.0
+        for key in keys:
+            count, last = self.failures.get(key, (0, 0.0))
+            if count >= LOGIN_FREE_FAILURES:
+                delay = min(LOGIN_MAX_WAIT_S, 2.0 ** (count - LOGIN_FREE_FAILURES))
+                longest = max(longest, last + delay - now)
+        return max(0.0, longest)
+
+    def failed(self, *keys: str) -> None:
+        now = self.clock()
+        for key in keys:
+            count, _ = self.failures.get(key, (0, 0.0))
+            self.failures[key] = (count + 1, now)
+        if len(self.failures) > 100_000:  # forget the oldest
+            for key in sorted(self.failures, key=lambda k: self.failures[k][1])[:50_000]:
+                del self.failures[key]
+
+    def succeeded(self, key: str) -> None:
+        self.failures.pop(key, None)
+
+
+MAX_SHEET_HANDS = 20_000
+"""The most hands a score sheet posted to the calculator may have."""
+
+
+def score_sheet_report(body: bytes) -> tuple[int, bytes]:
+    """The calculator's computation on a posted sheet: (HTTP status, JSON answer). It
+    runs in a worker process, parsing and answering included (a 20,000-hand sheet's
+    JSON alone took 0.5 s)."""
+    from rebelote.calculator import ScoreSheet
+    from rebelote.scoring import ScoreError
+
+    def answer(status: int, value: Any) -> tuple[int, bytes]:
+        return status, json.dumps(value, ensure_ascii=False).encode()
+
+    try:
+        sheet = parse_json(body)
+    except BadJSON as exc:
+        return answer(400, {"error": str(exc), "code": "bad_request"})
+    hands = sheet.get("hands") if isinstance(sheet, dict) else None
+    if isinstance(hands, list) and len(hands) > MAX_SHEET_HANDS:
+        return answer(413, {"error": f"a score sheet has at most {MAX_SHEET_HANDS} hands",
+                            "code": "too_large"})
+    try:
+        report: dict[str, Any] = ScoreSheet.from_json(sheet).report()
+    except (ValueError, ScoreError, TypeError, KeyError) as exc:
+        return answer(400, {"error": str(exc), "code": "bad_sheet"})
+    return answer(200, report)
+
+
 def create_app(database_url: str | None = None, secret: str | None = None,
                seed: int | None = None, redis_url: str | None = None,
-               migrate: bool = True) -> Starlette:
+               migrate: bool = True, https: bool | None = None,
+               work: OffLoop | None = None, prestart: bool = False) -> Starlette:
     """The application, with its store (SQLite by default, any SQLAlchemy URL). With a
-    ``redis_url``, one process of the scale-out mode (:mod:`rebelote.server.cluster`)."""
+    ``redis_url``, one process of the scale-out mode (:mod:`rebelote.server.cluster`).
+    ``https`` (default: $REBELOTE_HTTPS=1): the site is served over HTTPS, so the
+    session cookie is ``Secure``. ``prestart``: start the worker processes with the
+    server (``rebelote serve``), not at their first job."""
+    if https is None:
+        https = os.environ.get("REBELOTE_HTTPS") == "1"
     store = Store(database_url or default_database_url(), migrate=migrate)
     service = TableService(store, seed=seed, load_all=redis_url is None)
+    service.defer_bots = True
+    work = work or OffLoop()
+    watch = LoopWatch()
     connections = Connections()
-    group = GroupCommit(service)
     cluster: Cluster | None = None
+
+    async def deliver(out: list[tuple[str, dict[str, Any]]]) -> None:
+        if cluster is not None:
+            await cluster.deliver(out)
+            return
+        for recipient, answer in out:
+            await connections.send(recipient, answer)
+
+    group = GroupCommit(service, deliver)
+    bots = BotRunner(service, work, group.flush, deliver)
     if redis_url is not None:
-        cluster = Cluster(service, redis_url, connections.send_text, commit=group.flush)
+        cluster = Cluster(service, redis_url, connections.send_text, commit=group.flush,
+                          kick=bots.kick)
+    hasher = PasswordHasher()
+    throttle = Throttle()
+    dummy_hash: list[str] = []
+    session_cache: dict[str, tuple[str, float]] = {}
+
+    def who(conn: HTTPConnection) -> tuple[str, str] | None:
+        """(player, nickname) of the connection's live session, if any."""
+        sid = conn.session.get("sid")
+        if not isinstance(sid, str):
+            return None
+        cached = session_cache.get(sid)
+        if cached is None or time.monotonic() - cached[1] > 5.0:
+            player = store.session_player(sid)
+            if player is None:
+                session_cache.pop(sid, None)
+                return None
+            cached = session_cache[sid] = (player, time.monotonic())
+        return cached[0], service.names.get(cached[0], cached[0])
+
+    def sign_in(request: Request, player: str, nickname: str) -> Response:
+        sid = secrets.token_urlsafe(24)
+        store.add_session(sid, player)
+        service.names[player] = nickname
+        request.session.clear()
+        request.session["sid"] = sid
+        return JSONResponse({"player": player, "nickname": nickname})
+
+    async def body_of(request: Request) -> Any:
+        return parse_json(await request.body())
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -141,71 +447,110 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def guest(request: Request) -> Response:
         try:
-            body = await request.json()
-        except ValueError:
-            return JSONResponse({"error": "send a JSON object with a nickname"}, 400)
-        nickname = body.get("nickname") if isinstance(body, dict) else None
-        if not isinstance(nickname, str) or not 1 <= len(nickname.strip()) <= 24:
-            return JSONResponse({"error": "a nickname is 1 to 24 characters"}, 400)
+            body = await body_of(request)
+            if not isinstance(body, dict):
+                raise BadJSON("send a JSON object with a nickname")
+            nickname = check_name(body.get("nickname"), "a nickname")
+        except ValueError as exc:
+            return _json_error(400, "bad_request", str(exc))
         player = "guest-" + secrets.token_hex(6)
-        request.session["player"] = player
-        request.session["nickname"] = nickname.strip()
-        return JSONResponse({"player": player, "nickname": nickname.strip()})
+        if not store.add_player(player, nickname, name_key(nickname)):
+            return _json_error(409, "name_taken",
+                               f"the name {nickname!r} (or one that looks the same) is taken")
+        return sign_in(request, player, nickname)
 
-    hasher = PasswordHasher()
-
-    async def credentials(request: Request) -> tuple[str, str] | Response:
+    async def credentials(request: Request, new: bool) -> tuple[str, str] | Response:
         try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        name = body.get("name") if isinstance(body, dict) else None
-        password = body.get("password") if isinstance(body, dict) else None
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 24:
-            return JSONResponse({"error": "a name is 1 to 24 characters"}, 400)
-        if not isinstance(password, str) or not 8 <= len(password) <= 200:
-            return JSONResponse({"error": "a password is 8 to 200 characters"}, 400)
-        return name.strip(), password
+            body = await body_of(request)
+            if not isinstance(body, dict):
+                raise BadJSON("send a JSON object with a name and a password")
+            name = check_name(body.get("name"))
+            password = body.get("password")
+            if new:
+                check_password(password)
+            elif not isinstance(password, str) or not 1 <= len(password) <= 200:
+                raise ValueError("a password is 1 to 200 characters")
+        except ValueError as exc:
+            return _json_error(400, "bad_request", str(exc))
+        assert isinstance(password, str)
+        return name, password
 
     async def register(request: Request) -> Response:
-        got = await credentials(request)
+        got = await credentials(request, new=True)
         if isinstance(got, Response):
             return got
         name, password = got
         account = "acct-" + secrets.token_hex(6)
-        if not service.store.add_account(account, name, hasher.hash(password)):
-            return JSONResponse({"error": f"the name {name!r} is taken"}, 409)
-        request.session["player"] = account
-        request.session["nickname"] = name
-        return JSONResponse({"player": account, "nickname": name})
+        try:
+            hashed = await work.run("auth", hasher.hash, password)
+        except Busy as exc:
+            return _json_error(503, "busy", str(exc))
+        if not store.add_account(account, name, hashed, name_key(name)):
+            return _json_error(409, "name_taken",
+                               f"the name {name!r} (or one that looks the same) is taken")
+        return sign_in(request, account, name)
 
     async def login(request: Request) -> Response:
-        got = await credentials(request)
+        got = await credentials(request, new=False)
         if isinstance(got, Response):
             return got
         name, password = got
-        found = service.store.account(name)
+        key = name_key(name)
+        address = "addr:" + (request.client.host if request.client else "?")
+        wait = throttle.wait("name:" + key, address)
+        if wait > 0:
+            return JSONResponse({"error": f"too many wrong passwords: try again in "
+                                          f"{wait:.0f} s", "code": "too_many",
+                                 "retry_after": round(wait, 1)}, 429,
+                                headers={"retry-after": str(int(wait) + 1)})
+        found = store.account(name, key)
         try:
+            if not dummy_hash:
+                dummy_hash.append(await work.run("auth", hasher.hash,
+                                                 secrets.token_hex(16)))
+            # An unknown name costs the same verification as a wrong password.
+            stored_hash = dummy_hash[0] if found is None else found[1]
+            await work.run("auth", hasher.verify, stored_hash, password)
             if found is None:
                 raise VerifyMismatchError
-            hasher.verify(found[1], password)
-        except (VerifyMismatchError, InvalidHashError):
-            return JSONResponse({"error": "wrong name or password"}, 401)
+        except (VerificationError, InvalidHashError):
+            throttle.failed("name:" + key, address)
+            return _json_error(401, "wrong_password", "wrong name or password")
+        except Busy as exc:
+            return _json_error(503, "busy", str(exc))
+        throttle.succeeded("name:" + key)
         if hasher.check_needs_rehash(found[1]):
-            service.store.set_password_hash(found[0], hasher.hash(password))
-        request.session["player"] = found[0]
-        request.session["nickname"] = name
-        return JSONResponse({"player": found[0], "nickname": name})
+            rehashed = await work.run("auth", hasher.hash, password)
+            store.set_password_hash(found[0], rehashed)
+        return sign_in(request, found[0], store.account_name(found[0]) or name)
 
     async def logout(request: Request) -> Response:
+        everywhere = False
+        with contextlib.suppress(ValueError):
+            body = parse_json(await request.body() or b"{}")
+            everywhere = isinstance(body, dict) and body.get("everywhere") is True
+        sid = request.session.get("sid")
+        current = who(request)
+        if isinstance(sid, str):
+            if everywhere and current is not None:
+                store.revoke_sessions(player=current[0])
+                for key, (player, _t) in list(session_cache.items()):
+                    if player == current[0]:
+                        del session_cache[key]
+                await connections.close_sessions(None, current[0])
+            else:
+                store.revoke_sessions(token=sid)
+                session_cache.pop(sid, None)
+                if current is not None:
+                    await connections.close_sessions({sid}, current[0])
         request.session.clear()
-        return JSONResponse({"ok": True})
+        return JSONResponse({"ok": True, "everywhere": everywhere})
 
     async def me(request: Request) -> Response:
-        if "player" not in request.session:
-            return JSONResponse({"error": "not signed in"}, 401)
-        return JSONResponse({"player": request.session["player"],
-                             "nickname": request.session.get("nickname")})
+        current = who(request)
+        if current is None:
+            return _json_error(401, "not_signed_in", "not signed in")
+        return JSONResponse({"player": current[0], "nickname": current[1]})
 
     presets = [make() for make in PRESETS.values()]
     catalog = {  # the same for every request
@@ -224,109 +569,204 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             return JSONResponse(await cluster.lobby())
         return JSONResponse(service.public_tables())
 
+    def viewer(request: Request) -> str | None:
+        current = who(request)
+        return None if current is None else current[0]
+
     async def record(request: Request) -> Response:
         try:
-            data = service.finished_record(request.path_params["table"])
+            data = service.finished_record(request.path_params["table"], viewer(request),
+                                           request.query_params.get("invite"))
         except ServiceError as exc:
-            return JSONResponse({"error": str(exc)}, 404)
+            return JSONResponse({"error": str(exc), "code": exc.code},
+                                403 if exc.code == "private" else 404)
         return JSONResponse(data, headers={
             "content-disposition": f'attachment; filename="{request.path_params["table"]}.json"'})
 
     async def score_game(request: Request) -> Response:
-        """The score calculator page's computation: the same code as `rebelote score`."""
-        from rebelote.calculator import ScoreSheet
-        from rebelote.scoring import ScoreError
-
+        """The score calculator page's computation: the same code as `rebelote score`,
+        in a worker process."""
         try:
-            report = ScoreSheet.from_json(await request.json()).report()
-        except (ValueError, ScoreError) as exc:
-            return JSONResponse({"error": str(exc)}, 400)
-        return JSONResponse(report)
+            status, answer = await work.run("calc", score_sheet_report, await request.body())
+        except Busy as exc:
+            return _json_error(503, "busy", str(exc))
+        return Response(answer, status, media_type="application/json")
 
     async def history(request: Request) -> Response:
         try:
-            return JSONResponse(service.history(request.path_params["table"]))
+            return JSONResponse(service.history(request.path_params["table"], viewer(request),
+                                                request.query_params.get("invite")))
         except ServiceError as exc:
-            return JSONResponse({"error": str(exc)}, 404)
+            return JSONResponse({"error": str(exc), "code": exc.code},
+                                403 if exc.code == "private" else 404)
 
     async def replay_page(request: Request) -> Response:
         return FileResponse(STATIC / "replay.html")
 
     async def stats(request: Request) -> Response:
-        player = request.query_params.get("player") or request.session.get("player")
+        player = request.query_params.get("player") or viewer(request)
         if not player:
             return JSONResponse({"error": "whose statistics? sign in or give ?player="}, 400)
-        return JSONResponse(service.stats(player) | {
-            "rating": service.ratings().get(player)})
+        try:
+            mine = await work.run("stats", service.stats, player)
+            rating = (await work.run("stats", service.ratings)).get(player)
+        except Busy as exc:
+            return _json_error(503, "busy", str(exc))
+        return JSONResponse(mine | {"rating": rating})
 
     async def ratings(request: Request) -> Response:
-        board = sorted(service.ratings().items(), key=lambda kv: -kv[1]["ordinal"])
+        try:
+            board = sorted((await work.run("stats", service.ratings)).items(),
+                           key=lambda kv: -kv[1]["ordinal"])
+        except Busy as exc:
+            return _json_error(503, "busy", str(exc))
         return JSONResponse([{"player": service.names.get(p, p)} | r for p, r in board])
 
     async def stats_page(request: Request) -> Response:
         return FileResponse(STATIC / "stats.html")
 
+    async def answer_hint(websocket: WebSocket, player: str, message: dict[str, Any]) -> None:
+        """A hint computed in a worker process, sent to the asking tab."""
+        try:
+            table = service._table(message.get("table"))
+            game = service.hint_game(table, player)
+            answer = await work.run("hints", tables_module.compute_hint, table.id, game)
+        except ServiceError as exc:
+            from rebelote.server.tables import error_message
+
+            answer = error_message(exc)
+        except Busy as exc:
+            answer = {"type": "error", "code": "busy", "message": str(exc)}
+        await send_to(websocket, answer)
+
+    async def send_to(websocket: WebSocket, message: dict[str, Any]) -> None:
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+            await websocket.send_text(json.dumps(message))
+
+    def error(code: str, text: str) -> dict[str, Any]:
+        return {"type": "error", "code": code, "message": text}
+
     async def socket(websocket: WebSocket) -> None:
-        player = websocket.session.get("player")
-        if not player:
+        current = who(websocket)
+        if current is None:
             await websocket.close(code=4401)
             return
+        player, nickname = current
         await websocket.accept()
+        if len(connections.by_player[player]) >= MAX_SOCKETS:
+            await send_to(websocket, error("limit", f"at most {MAX_SOCKETS} open tabs: "
+                                           "close one first"))
+            await websocket.close(code=4429)
+            return
         connections.by_player[player].add(websocket)
-        nickname = websocket.session.get("nickname") or player
-        service.names[player] = nickname
+        connections.session_of[websocket] = str(websocket.session.get("sid"))
         if cluster is not None:
             await cluster.connected(player)
         else:
             service.reconnected(player)
+        hints: set[asyncio.Task[None]] = set()
         try:
             while True:
-                text = await websocket.receive_text()
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    await send_to(websocket, error("bad_message",
+                                                   "send text frames of JSON, not binary"))
+                    continue
                 if len(text) > MAX_MESSAGE:
-                    message: Any = None
-                else:
-                    try:
-                        message = json.loads(text)
-                    except ValueError:
-                        message = None
+                    await send_to(websocket, error(
+                        "too_large", f"a message is at most {MAX_MESSAGE} characters"))
+                    continue
+                try:
+                    message: Any = parse_json(text)
+                except BadJSON as exc:
+                    await send_to(websocket, error("bad_message", str(exc)))
+                    continue
                 if cluster is not None:
                     await cluster.receive(player, nickname, message)
                     continue
+                if isinstance(message, dict) and message.get("type") == "hint":
+                    if hints:  # one hint at a time per tab
+                        await send_to(websocket, error("busy", "a hint is on its way"))
+                        continue
+                    task = asyncio.create_task(answer_hint(websocket, player, message))
+                    hints.add(task)
+                    task.add_done_callback(hints.discard)
+                    continue
                 out = service.handle(player, message, commit=False)
                 if service.uncommitted:
-                    await group.flush()
+                    failure = await group.flush()
+                    if failure is not None:
+                        told = {p for p, _m in failure.messages}
+                        out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
+                        if player not in told:
+                            await send_to(websocket, error("storage", failure_text()))
+                bots.kick()
                 for recipient, answer in out:
-                    await connections.send(recipient, answer)
+                    if recipient == player and answer["type"] in ("error", "created", "hint"):
+                        await send_to(websocket, answer)  # the asking tab only
+                    else:
+                        await connections.send(recipient, answer)
         except WebSocketDisconnect:
             pass
         finally:
+            for task in hints:
+                task.cancel()
             connections.by_player[player].discard(websocket)
+            connections.session_of.pop(websocket, None)
+            if websocket.client_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await websocket.close()
             if cluster is not None:
                 await cluster.disconnected(player)
             elif not connections.by_player[player]:  # the last tab closed
                 service.disconnected(player)
 
+    def failure_text() -> str:
+        from rebelote.server.tables import STORAGE_ERROR
+
+        return STORAGE_ERROR
+
     async def ticker() -> None:
         while True:
             await asyncio.sleep(1.0)
-            for recipient, answer in service.tick():
+            out = service.tick()
+            bots.kick()
+            for recipient, answer in out:
                 await connections.send(recipient, answer)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tune_garbage_collector()
-        if cluster is not None:  # the cluster's own loop makes time pass
-            await cluster.start()
+        if prestart:
+            await work.start()
+        watching = asyncio.create_task(watch.run())
+        for table_id in list(service.tables):  # bots whose turn it was at the restart
+            if service.bot_turn(table_id) is not None:
+                service.bots_due.add(table_id)
+        bots.kick()
+        try:
+            if cluster is not None:  # the cluster's own loop makes time pass
+                await cluster.start()
+                try:
+                    yield
+                finally:
+                    await cluster.stop()
+                return
+            task = asyncio.create_task(ticker())
             try:
                 yield
             finally:
-                await cluster.stop()
-            return
-        task = asyncio.create_task(ticker())
-        try:
-            yield
+                task.cancel()
         finally:
-            task.cancel()
+            watching.cancel()
+            await bots.stop()
+            work.close()
+            report = os.environ.get("REBELOTE_LOOP_REPORT")
+            if report:
+                Path(report).write_text(json.dumps(watch.report()))
 
     routes = [
         Route("/", index),
@@ -348,10 +788,13 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(SessionMiddleware, secret_key=secret or load_secret(),
-                             same_site="lax", https_only=False)]
+    middleware = [Middleware(Guard, hsts=https),
+                  Middleware(SessionMiddleware, secret_key=secret or load_secret(),
+                             same_site="lax", https_only=https)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.service = service
+    app.state.loop_watch = watch
+    app.state.work = work
     return app
 
 
@@ -360,4 +803,4 @@ def app_from_environment() -> Starlette:
     ($REBELOTE_DATABASE_URL, $REBELOTE_REDIS_URL; the parent ran the migrations)."""
     return create_app(os.environ.get("REBELOTE_DATABASE_URL") or None,
                       redis_url=os.environ.get("REBELOTE_REDIS_URL") or None,
-                      migrate=os.environ.get("REBELOTE_MIGRATED") != "1")
+                      migrate=os.environ.get("REBELOTE_MIGRATED") != "1", prestart=True)

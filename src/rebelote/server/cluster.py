@@ -31,7 +31,7 @@ from typing import Any
 
 from redis import asyncio as aioredis
 
-from rebelote.server.tables import Message, TableService
+from rebelote.server.tables import STORAGE_ERROR, Message, StorageFailure, TableService
 
 log = logging.getLogger(__name__)
 PREFIX = "rebelote:"
@@ -55,11 +55,14 @@ class Cluster:
 
     def __init__(self, service: TableService, redis_url: str, send_local: Sender,
                  worker_id: str | None = None,
-                 commit: Callable[[], Awaitable[None]] | None = None) -> None:
+                 commit: Callable[[], Awaitable[StorageFailure | None]] | None = None,
+                 kick: Callable[[], None] | None = None) -> None:
         self.service = service
         self.commit = commit
         """Commits what the service handled (the web layer's group commit); without
         it, each message is committed on its own."""
+        self.kick = kick or (lambda: None)
+        """Starts the bots whose turn it is (the web layer's off-loop bot runner)."""
         # A bounded pool that makes callers wait rather than fail under load.
         self.redis = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
             redis_url, max_connections=64, timeout=30, decode_responses=True))
@@ -132,6 +135,7 @@ class Cluster:
                                              args=[self.id, OWNER_TTL_S]):
                         self.service.drop(table)
             await self.deliver(self.service.tick())
+            self.kick()
 
     # -- sockets --------------------------------------------------------------------------
 
@@ -223,6 +227,7 @@ class Cluster:
                 self.service.disconnected(who["player"])
         await self.deliver(out)
         await self._publish_lobby(table)
+        self.kick()
         return True
 
     async def _handle(self, player: str, nickname: str, message: Any) -> None:
@@ -231,7 +236,13 @@ class Cluster:
         out = self.service.handle(player, message, commit=self.commit is None)
         created = set(self.service.tables) - before
         if self.commit is not None and self.service.uncommitted:
-            await self.commit()  # before anyone hears of it
+            failure = await self.commit()  # before anyone hears of it
+            if failure is not None:  # its players are told by the group commit
+                out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
+                if player not in {p for p, _m in failure.messages}:
+                    out.append((player, {"type": "error", "code": "storage",
+                                         "message": STORAGE_ERROR}))
+        self.kick()
         for table in created:
             await self.redis.set(self.owner_key(table), self.id, ex=OWNER_TTL_S)
         named = message.get("table") if isinstance(message, dict) else None

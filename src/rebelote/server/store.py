@@ -7,13 +7,28 @@ rebuilds every table exactly where it stood.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, ForeignKey, String, Text, create_engine, event, insert, select
+from sqlalchemy import (
+    Connection,
+    Float,
+    ForeignKey,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -53,6 +68,52 @@ class AccountRow(Base):
     created_at: Mapped[datetime] = mapped_column(default=lambda: datetime.now(UTC))
 
 
+class PlayerRow(Base):
+    """Every player's display name (guests and accounts), unique by its folded key."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    nickname: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(96), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=lambda: datetime.now(UTC))
+
+
+class SessionRow(Base):
+    """A signed-in browser: its cookie names this row, revoked at logout."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player: Mapped[str] = mapped_column(String(32), index=True)
+    revoked: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=lambda: datetime.now(UTC))
+
+
+class AbsenceRow(Base):
+    """A seated player gone since ``since`` (Unix time): the stand-in timers."""
+
+    __tablename__ = "absences"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    since: Mapped[float] = mapped_column(Float)
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used; the message is one sentence naming it."""
+
+
+def describe(url: str) -> str:
+    """The database as a person knows it: a SQLite file's path, else the URL without
+    its password."""
+    if url.startswith("sqlite:///"):
+        return url[len("sqlite:///"):] or "(in memory)"
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
 @dataclass
 class StoredTable:
     """A table as stored: its settings and its actions in order."""
@@ -62,6 +123,10 @@ class StoredTable:
     seats: list[dict[str, Any]]
     options: dict[str, Any]
     actions: list[tuple[str, dict[str, Any]]]
+    absent: dict[int, float] = field(default_factory=dict)
+    """Seats whose player was gone, since when (Unix time)."""
+    error: str | None = None
+    """Why the stored table cannot be read (it is quarantined), if it cannot."""
 
 
 def upgrade(url: str) -> None:
@@ -75,14 +140,32 @@ def upgrade(url: str) -> None:
     command.upgrade(config, "head")
 
 
+def check_database(url: str) -> None:
+    """Migrate the database at ``url`` and check that it can be read (StoreError, one
+    sentence naming it, if not)."""
+    Store(url, migrate=True).engine.dispose()
+
+
 class Store:
     """The database behind the server."""
 
     def __init__(self, url: str, migrate: bool = True) -> None:
         self.url = url
-        if migrate:  # the scale-out mode migrates once, before its workers start
-            upgrade(url)
-        self.engine = create_engine(url)
+        try:
+            if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
+                path = Path(url[len("sqlite:///"):])
+                if not path.parent.is_dir():
+                    raise OSError(f"the folder {path.parent} does not exist")
+                if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+                    raise OSError("it cannot be read and written")
+            if migrate:  # the scale-out mode migrates once, before its workers start
+                upgrade(url)
+            self.engine = create_engine(url)
+            with self.engine.connect() as probe:
+                probe.execute(text("SELECT count(*) FROM tables")).scalar()
+        except Exception as exc:
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            raise StoreError(f"the database {describe(url)} cannot be used: {reason}") from None
         self._writer: Connection | None = None
         self._insert = insert(ActionRow)
         if url.startswith("sqlite"):
@@ -109,25 +192,46 @@ class Store:
                  "created_at": now} for table_id, seq, kind, payload in actions]
         if self._writer is None:  # one connection kept for the writes
             self._writer = self.engine.connect()
-        with self._writer.begin():  # one Core insert: no ORM bookkeeping
-            self._writer.execute(self._insert, rows)
+        try:
+            with self._writer.begin():  # one Core insert: no ORM bookkeeping
+                self._writer.execute(self._insert, rows)
+        except Exception:
+            writer, self._writer = self._writer, None  # a fresh connection next time
+            with contextlib.suppress(Exception):
+                writer.close()
+            raise
 
-    def add_account(self, account_id: str, name: str, password_hash: str) -> bool:
-        """A new account; False if the name is taken."""
+    def add_account(self, account_id: str, name: str, password_hash: str,
+                    key: str | None = None) -> bool:
+        """A new account and its player name (unique by its folded ``key``); False if
+        the name is taken."""
         from sqlalchemy.exc import IntegrityError
 
         try:
             with Session(self.engine) as session, session.begin():
+                session.add(PlayerRow(id=account_id, nickname=name, name_key=key or name))
+                session.flush()
                 session.add(AccountRow(id=account_id, name=name, password_hash=password_hash))
         except IntegrityError:
             return False
         return True
 
-    def account(self, name: str) -> tuple[str, str] | None:
-        """(id, password hash) of the account ``name``, if any."""
+    def account(self, name: str, key: str | None = None) -> tuple[str, str] | None:
+        """(id, password hash) of the account ``name`` (or of the folded name ``key``),
+        if any."""
         with Session(self.engine) as session:
-            row = session.scalars(select(AccountRow).where(AccountRow.name == name)).first()
+            if key is not None:
+                player = session.scalars(select(PlayerRow).where(
+                    PlayerRow.name_key == key)).first()
+                row = None if player is None else session.get(AccountRow, player.id)
+            else:
+                row = session.scalars(select(AccountRow).where(AccountRow.name == name)).first()
             return None if row is None else (row.id, row.password_hash)
+
+    def account_name(self, account_id: str) -> str | None:
+        with Session(self.engine) as session:
+            row = session.get(AccountRow, account_id)
+            return None if row is None else row.name
 
     def set_password_hash(self, account_id: str, password_hash: str) -> None:
         with Session(self.engine) as session, session.begin():
@@ -137,16 +241,78 @@ class Store:
 
     def load(self, table_id: str | None = None) -> list[StoredTable]:
         """Every table (or the one ``table_id``) with its actions, to rebuild the
-        server's state."""
+        server's state. A table whose rows cannot be read comes with its ``error``."""
         out = []
         query = select(TableRow).order_by(TableRow.created_at)
         if table_id is not None:
             query = query.where(TableRow.id == table_id)
         with Session(self.engine) as session:
+            absences: dict[str, dict[int, float]] = {}
+            absent_query = select(AbsenceRow)
+            if table_id is not None:
+                absent_query = absent_query.where(AbsenceRow.table_id == table_id)
+            for absence in session.scalars(absent_query):
+                absences.setdefault(absence.table_id, {})[absence.seat] = absence.since
             for row in session.scalars(query):
-                actions = session.scalars(select(ActionRow).where(ActionRow.table_id == row.id)
-                                          .order_by(ActionRow.seq))
-                out.append(StoredTable(row.id, json.loads(row.rules), json.loads(row.seats),
-                                       json.loads(row.options),
-                                       [(a.kind, json.loads(a.payload)) for a in actions]))
+                try:
+                    actions = []
+                    rows = session.scalars(select(ActionRow).where(
+                        ActionRow.table_id == row.id).order_by(ActionRow.seq))
+                    for n, a in enumerate(rows):
+                        if a.seq != n:
+                            raise ValueError(f"action {n} is missing")
+                        payload = json.loads(a.payload)
+                        if not isinstance(payload, dict):
+                            raise ValueError(f"action {n} is not an object")
+                        actions.append((a.kind, payload))
+                    stored = StoredTable(row.id, json.loads(row.rules), json.loads(row.seats),
+                                         json.loads(row.options), actions,
+                                         absences.get(row.id, {}))
+                except ValueError as exc:
+                    stored = StoredTable(row.id, {}, [], {}, [], error=str(exc))
+                out.append(stored)
         return out
+
+    # -- players, sessions, absences ----------------------------------------------------
+
+    def names(self) -> dict[str, str]:
+        """Every player's display name."""
+        with Session(self.engine) as session:
+            return {r.id: r.nickname for r in session.scalars(select(PlayerRow))}
+
+    def add_player(self, player: str, nickname: str, key: str) -> bool:
+        """A new player's name; False if another player holds a name of that key."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(PlayerRow(id=player, nickname=nickname, name_key=key))
+        except IntegrityError:
+            return False
+        return True
+
+    def add_session(self, token: str, player: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.add(SessionRow(id=token, player=player))
+
+    def session_player(self, token: str) -> str | None:
+        """The player signed in by the session ``token``; None if revoked or unknown."""
+        with Session(self.engine) as session:
+            row = session.get(SessionRow, token)
+            return None if row is None or row.revoked else row.player
+
+    def revoke_sessions(self, token: str | None = None, player: str | None = None) -> None:
+        """Revoke one session, or every session of ``player``."""
+        query = update(SessionRow).values(revoked=True)
+        query = (query.where(SessionRow.id == token) if token is not None
+                 else query.where(SessionRow.player == player))
+        with Session(self.engine) as session, session.begin():
+            session.execute(query)
+
+    def set_absence(self, table_id: str, seat: int, since: float | None) -> None:
+        """Store (or, with None, clear) since when a seat's player is gone."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(delete(AbsenceRow).where(AbsenceRow.table_id == table_id,
+                                                     AbsenceRow.seat == seat))
+            if since is not None:
+                session.add(AbsenceRow(table_id=table_id, seat=seat, since=since))

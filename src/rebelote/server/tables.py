@@ -24,6 +24,8 @@ Server messages: {"type": "created", "table": T, "invite": K}, {"type": "state",
 
 from __future__ import annotations
 
+import logging
+import pickle
 import random
 import secrets
 import time
@@ -40,6 +42,7 @@ from rebelote.rules import Rules, RulesError
 from rebelote.server.store import Store, StoredTable
 from rebelote.view import SeatView
 
+log = logging.getLogger(__name__)
 Message = dict[str, Any]
 GRACE_S = 120.0
 """A player who drops keeps the seat this long while a bot plays for him."""
@@ -48,6 +51,18 @@ TABLE_FIXED_OPTIONS = frozenset({"players", "game", "deck_style"})
 chooses its own deck style)."""
 STAND_IN_AFTER_S = 10.0
 """A bot stands in for a dropped player only after this long (a reload is no drop)."""
+MAX_TARGET = 10_000
+"""The highest target a table may set (the presets' highest is 2,000): a game ends."""
+MAX_HANDS = 100
+"""The most hands a fixed-hands game (``hands_limit``) may set."""
+MAX_OPEN_TABLES = 10
+"""Unfinished tables one player may have created."""
+MAX_CREATED_PER_MINUTE = 10
+"""New tables one player may create in a minute."""
+STORAGE_ERROR = ("the server could not save the last action: the table is back where it "
+                 "was last saved; try again in a moment")
+UNAVAILABLE = ("this table is unavailable: its saved game could not be read back "
+               "(the operators are told)")
 
 
 def seat_label(who: dict[str, str], names: dict[str, str] | None = None) -> str | None:
@@ -57,6 +72,14 @@ def seat_label(who: dict[str, str], names: dict[str, str] | None = None) -> str 
     return f"bot:{who['bot']}" if "bot" in who else None
 
 
+def error_message(exc: ServiceError) -> Message:
+    """The ``error`` message for a refusal."""
+    error: Message = {"type": "error", "code": exc.code, "message": str(exc)}
+    if exc.rule:
+        error["rule"] = exc.rule
+    return error
+
+
 class ServiceError(ValueError):
     """A message the server refuses; ``code`` says why, for clients."""
 
@@ -64,6 +87,9 @@ class ServiceError(ValueError):
         super().__init__(message)
         self.code = code
         self.rule = rule  # the engine's rule, for an illegal action
+
+    def __reduce__(self) -> tuple[Any, ...]:  # raised in a worker process, pickled back
+        return (ServiceError, (self.code, str(self), self.rule))
 
 
 @dataclass
@@ -84,6 +110,8 @@ class Table:
     absent_since: dict[int, float] = field(default_factory=dict)
     turn_since: float = 0.0
     """When the seat to act got its turn (for the turn timer)."""
+    timed_out: int | None = None
+    """The seat whose turn timer ran out: a bot plays that one turn for it."""
 
     def seat_of(self, player: str) -> int | None:
         for seat, who in enumerate(self.seats):
@@ -136,6 +164,50 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None) -
     return out
 
 
+def compute_hint(table_id: str, game: Game | bytes) -> Message:
+    """The expert's evaluation of the legal actions of the seat to act in ``game``
+    (CPU-bound: the web layer runs it in a worker process, given the game pickled)."""
+    import pickle
+
+    from rebelote.analysis import AnalysisError, hint
+
+    if isinstance(game, bytes):
+        game = pickle.loads(game)
+        assert isinstance(game, Game)
+
+    try:
+        _seat, hints = hint(game, samples=24)
+    except AnalysisError as exc:
+        raise ServiceError("no_hint", str(exc)) from None
+    return {"type": "hint", "table": table_id, "measure": hints[0].measure,
+            "actions": [{"action": h.action, "value": round(h.value, 1)} for h in hints]}
+
+
+class StorageFailure(Exception):
+    """A write to the store failed: the tables it touched are back at their stored
+    state; ``messages`` tell their players (a ``storage`` error, then their view)."""
+
+    def __init__(self, tables: set[str], messages: list[tuple[str, Message]]) -> None:
+        super().__init__(f"the store refused the actions of {len(tables)} table(s)")
+        self.tables = tables
+        self.messages = messages
+
+
+@dataclass
+class BotTurn:
+    """A bot's decision to make off the event loop: the table at ``seq``, the seat to
+    act, its bot and its view (a snapshot: safe to read from another thread)."""
+
+    table: str
+    seq: int
+    seat: int
+    bot: Bot
+    view: SeatView
+    level: str
+    """The bot's level and seed: a worker process makes the same bot of them."""
+    seed: int
+
+
 class TableService:
     """Every table of the server, kept in step with the store."""
 
@@ -148,22 +220,53 @@ class TableService:
         """The tables this service runs (with ``load_all=False``, as in the scale-out
         mode, only those it created or adopted: other processes run the others)."""
         self.load_all = load_all
-        self.names: dict[str, str] = {}
-        """Players' display names (nicknames), set by the web layer."""
+        self.names: dict[str, str] = store.names()
+        """Players' display names (nicknames), kept in the store."""
+        self.quarantined: dict[str, str] = {}
+        """Tables whose stored actions do not replay: id -> why (logged at start)."""
+        self.defer_bots = False
+        """Set by the web layer: bots do not think inside :meth:`handle`; the tables
+        whose bot is to act are left in :attr:`bots_due` for :meth:`bot_turn`."""
+        self.bots_due: set[str] = set()
+        self.created_at: dict[str, list[float]] = {}
+        """When each player created tables lately (the creation rate limit)."""
         self._pending: list[tuple[str, int, str, dict[str, Any]]] = []
         if load_all:
             for stored in store.load():
-                self.tables[stored.id] = self._restore(stored)
+                self._load(stored)
+
+    def _load(self, stored: StoredTable) -> Table | None:
+        """Restore a stored table, or quarantine it (logged) if it does not replay."""
+        try:
+            table = self.tables[stored.id] = self._restore(stored)
+        except Exception as exc:  # any failure to replay: this table only
+            reason = f"{type(exc).__name__}: {exc}"
+            self.quarantined[stored.id] = reason
+            self.tables.pop(stored.id, None)
+            log.error("table %s is quarantined: its stored actions do not replay (%s)",
+                      stored.id, reason)
+            return None
+        self.quarantined.pop(stored.id, None)
+        return table
 
     def _restore(self, stored: StoredTable) -> Table:
         """A table rebuilt from the store, exactly where it stood."""
+        if stored.error is not None:
+            raise ValueError(stored.error)
         table = Table(stored.id, Rules.from_dict(stored.rules),
                       stored.options.get("creator", ""), [{} for _ in stored.seats],
                       stored.options)
         for kind, payload in stored.actions:
             self._apply(table, kind, payload)
             table.seq += 1
-        table.turn_since = self.clock()  # the turn timer starts anew after a restart
+        now = self.clock()
+        table.turn_since = now  # the turn timer starts anew after a restart
+        wall = time.time()
+        for seat, who in enumerate(table.seats):
+            if "player" in who:  # nobody is connected to a table just restored
+                since = stored.absent.get(seat)
+                table.absent_since[seat] = now if since is None else now - max(0.0,
+                                                                               wall - since)
         return table
 
     def adopt(self, table_id: str) -> list[tuple[str, Message]] | None:
@@ -173,10 +276,15 @@ class TableService:
         stored = self.store.load(table_id)
         if not stored:
             return None
-        table = self.tables[table_id] = self._restore(stored[0])
+        table = self._load(stored[0])
+        if table is None:
+            return None
         seq = table.seq
         self._progress(table)
-        self.commit()
+        try:
+            self.commit()
+        except StorageFailure as failure:
+            return failure.messages
         return self._broadcast(table) if table.seq != seq else []
 
     def drop(self, table_id: str) -> None:
@@ -188,7 +296,10 @@ class TableService:
         if isinstance(table_id, str) and table_id not in self.tables and not self.load_all:
             stored = self.store.load(table_id)
             if stored:
-                return self._restore(stored[0])
+                try:
+                    return self._restore(stored[0])
+                except Exception:
+                    raise ServiceError("unavailable", UNAVAILABLE) from None
         return self._table(table_id)
 
     def every_table(self) -> list[Table]:
@@ -196,7 +307,13 @@ class TableService:
         processes run some of them)."""
         if self.load_all:
             return list(self.tables.values())
-        return [self.tables.get(s.id) or self._restore(s) for s in self.store.load()]
+        out = []
+        for s in self.store.load():
+            try:
+                out.append(self.tables.get(s.id) or self._restore(s))
+            except Exception:
+                continue  # a quarantined table counts for nothing
+        return out
 
     def lobby_entry(self, table: Table) -> Message | None:
         """The table as the lobby shows it; None for a private table."""
@@ -213,18 +330,19 @@ class TableService:
                ) -> list[tuple[str, Message]]:
         """One message from ``player``; the messages to send, each to one recipient.
         With ``commit=False`` the caller must :meth:`commit` before sending any of them
-        (the web server commits the messages of one event-loop turn together)."""
+        (the web server commits the messages of one event-loop turn together). A failed
+        write raises :class:`StorageFailure` from :meth:`commit`."""
         pending = len(self._pending)
         try:
             out = self._handle(player, message)
         except ServiceError as exc:
             assert len(self._pending) == pending  # a refused message records nothing
-            error: Message = {"type": "error", "code": exc.code, "message": str(exc)}
-            if exc.rule:
-                error["rule"] = exc.rule
-            return [(player, error)]
+            return [(player, error_message(exc))]
         if commit:
-            self.commit()  # every action this message caused, before anyone hears of it
+            try:
+                self.commit()  # every action this message caused, before anyone hears
+            except StorageFailure as failure:
+                return failure.messages
         return out
 
     @property
@@ -233,10 +351,54 @@ class TableService:
         return bool(self._pending)
 
     def commit(self) -> None:
-        """Write the actions handled since the last commit, in one transaction."""
-        if self._pending:
-            pending, self._pending = self._pending, []
-            self.store.append(pending)
+        """Write the actions handled since the last commit, in one transaction. If the
+        write fails, every table with actions in it returns to its last stored state
+        (nothing of them was acknowledged) and :class:`StorageFailure` is raised."""
+        if not self._pending:
+            return
+        try:
+            self.store.append(self._pending)
+        except Exception as exc:
+            failed = {table_id for table_id, *_ in self._pending}
+            self._pending = []
+            log.error("storing the actions of %d table(s) failed: %s", len(failed), exc)
+            raise StorageFailure(failed, self._revert(failed)) from exc
+        self._pending = []
+
+    def _revert(self, failed: set[str]) -> list[tuple[str, Message]]:
+        """Tables back to their stored state after a failed write; a ``storage`` error
+        and the view as stored for each of their players."""
+        out: list[tuple[str, Message]] = []
+        error: Message = {"type": "error", "code": "storage", "message": STORAGE_ERROR}
+        for table_id in failed:
+            old = self.tables.pop(table_id, None)
+            self.bots_due.discard(table_id)
+            try:
+                stored = self.store.load(table_id)
+            except Exception as exc:
+                stored = []
+                log.error("table %s could not be read back: %s", table_id, exc)
+            table = self._load(stored[0]) if stored else None
+            if table is not None and old is not None:
+                table.spectators = old.spectators
+                table.absent_since = {s: t for s, t in old.absent_since.items()
+                                      if "player" in table.seats[s]}
+                table.stand_ins = {s: b for s, b in old.stand_ins.items()
+                                   if s in table.absent_since}
+            if table is None and old is not None:
+                self.quarantined.setdefault(table_id, "its stored state could not be read")
+            known = table or old
+            listeners = known.listeners() if known is not None else []
+            for player, seat in listeners:
+                out.append((player, error | {"table": table_id}))
+                if table is not None:
+                    out.append((player, view_message(table, seat, self.names)))
+            if table is not None and table.seq == 0:  # its creation was not kept
+                self.tables.pop(table_id, None)
+            elif table is not None:
+                self._progress(table)  # a bot whose turn it is (deferred: bots_due)
+        self._pending = [p for p in self._pending if p[0] not in failed]
+        return out
 
     def _handle(self, player: str, message: Any) -> list[tuple[str, Message]]:
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -251,12 +413,12 @@ class TableService:
             return [(player, created), (player, view_message(table, 0, self.names))]
         table = self._table(message.get("table"))
         if kind == "join":
-            if table.options.get("private") and message.get("invite") != table.options["invite"]:
-                raise ServiceError("private", "this table is private: join by its invite link")
+            self._check_invite(table, player, message)
             self.join(table, player, message.get("seat"))
         elif kind == "hint":
             return [(player, self.hint(table, player))]
         elif kind == "watch":
+            self._check_invite(table, player, message)
             table.spectators.add(player)
             return [(player, view_message(table, -1, self.names))]
         elif kind == "bots":
@@ -265,17 +427,34 @@ class TableService:
             self.act(table, player, message.get("action"))
         elif kind == "sync":
             seat = table.seat_of(player)
+            if seat is None and player not in table.spectators:
+                self._check_invite(table, player, message)
             return [(player, view_message(table, -1 if seat is None else seat, self.names))]
         else:
             raise ServiceError("bad_message", f"unknown message type {kind!r}")
         return self._broadcast(table)
 
+    @staticmethod
+    def _check_invite(table: Table, player: str, message: Message) -> None:
+        """A private table is for those invited (its seated players, its creator)."""
+        if (table.options.get("private") and table.seat_of(player) is None
+                and player != table.creator
+                and message.get("invite") != table.options["invite"]):
+            raise ServiceError("private", "this table is private: join by its invite link")
+
     def _table(self, table_id: Any) -> Table:
+        if isinstance(table_id, str) and table_id in self.quarantined:
+            raise ServiceError("unavailable", UNAVAILABLE)
         if not isinstance(table_id, str) or table_id not in self.tables:
-            raise ServiceError("no_table", f"there is no table {table_id!r}")
+            raise ServiceError("no_table", f"there is no table {str(table_id)[:40]!r}")
         return self.tables[table_id]
 
     # -- what players do --------------------------------------------------------------
+
+    def open_tables(self, player: str) -> int:
+        """Tables ``player`` created whose game is not over."""
+        return sum(1 for t in self.tables.values() if t.creator == player
+                   and not (t.game is not None and t.game.is_over))
 
     def create(self, player: str, preset: Any, options: Any) -> Table:
         if not isinstance(options, dict):
@@ -287,26 +466,44 @@ class TableService:
         if fixed:
             raise ServiceError("bad_rules", f"{fixed[0]!r} is decided by the preset here")
         try:
-            rules = Rules.from_dict({**chosen, "preset": str(preset)})
+            rules = Rules.from_dict({**chosen, "preset": str(preset)[:40]})
             if rules.players != 4:
                 raise RulesError("tables here are for four players")
             if "target" in options:
                 rules = rules.replace(target=options["target"])
         except (RulesError, TypeError, ValueError) as exc:
             raise ServiceError("bad_rules", str(exc)) from None
+        if rules.target > MAX_TARGET:
+            raise ServiceError("bad_rules", f"a target is at most {MAX_TARGET} points")
+        if rules.hands_limit > MAX_HANDS:
+            raise ServiceError("bad_rules", f"a game is at most {MAX_HANDS} hands")
+        timer = options.get("timer")
+        if timer is not None and (not isinstance(timer, int | float) or isinstance(timer, bool)
+                                  or not 5 <= timer <= 600):
+            raise ServiceError("bad_rules", "a turn timer is 5 to 600 seconds")
+        if self.open_tables(player) >= MAX_OPEN_TABLES:
+            raise ServiceError("limit", f"you have {MAX_OPEN_TABLES} unfinished tables: "
+                               "finish or leave one first")
+        now = self.clock()
+        recent = [t for t in self.created_at.get(player, []) if now - t < 60.0]
+        if len(recent) >= MAX_CREATED_PER_MINUTE:
+            raise ServiceError("limit", f"at most {MAX_CREATED_PER_MINUTE} new tables a "
+                               "minute: try again in a moment")
+        self.created_at[player] = [*recent, now]
         table_id = secrets.token_hex(8)
         seats: list[dict[str, str]] = [{} for _ in range(rules.players)]
-        timer = options.get("timer")
-        if timer is not None and (not isinstance(timer, int | float) or not 5 <= timer <= 600):
-            raise ServiceError("bad_rules", "a turn timer is 5 to 600 seconds")
         opts: dict[str, Any] = {"creator": player,
-                                "private": bool(options.get("private", False)),
-                                "hints": bool(options.get("hints", True)),
+                                "private": options.get("private", False) is True,
+                                "hints": options.get("hints", True) is not False,
                                 "timer": timer}
         if opts["private"]:
             opts["invite"] = secrets.token_urlsafe(12)
-        self.store.create_table(table_id, rules.to_dict() | {"target": rules.target},
-                                seats, opts)
+        try:
+            self.store.create_table(table_id, rules.to_dict() | {"target": rules.target},
+                                    seats, opts)
+        except Exception as exc:
+            log.error("storing a new table failed: %s", exc)
+            raise ServiceError("storage", STORAGE_ERROR) from None
         table = Table(table_id, rules, player, seats, opts)
         self.tables[table_id] = table
         self._record(table, "seat", {"seat": 0, "player": player})
@@ -318,8 +515,9 @@ class TableService:
         free = [s for s, who in enumerate(table.seats) if not who]
         if seat is None and free:
             seat = free[0]
-        if not isinstance(seat, int) or seat not in free:
-            raise ServiceError("seat_taken", f"seat {seat!r} is not free (free: {free})")
+        if type(seat) is not int or seat not in free:
+            raise ServiceError("seat_taken", f"seat {str(seat)[:20]!r} is not free "
+                               f"(free: {free})")
         self._record(table, "seat", {"seat": seat, "player": player})
         self._progress(table)
 
@@ -327,7 +525,11 @@ class TableService:
         if player != table.creator:
             raise ServiceError("not_creator", "only the table's creator can call bots in")
         if level not in LEVELS:
-            raise ServiceError("bad_message", f"unknown bot level {level!r}")
+            raise ServiceError("bad_message", f"unknown bot level {str(level)[:20]!r}")
+        if table.game is not None and table.game.is_over:
+            raise ServiceError("game_over", "the game is over")
+        if table.full:
+            raise ServiceError("seat_taken", "every seat is taken")
         for seat, who in enumerate(table.seats):
             if not who:
                 self._record(table, "seat", {"seat": seat, "bot": level})
@@ -345,22 +547,29 @@ class TableService:
         if game.current.turn != seat:
             raise ServiceError("not_your_turn", f"it is seat {game.current.turn}'s turn")
         try:
-            action = parse_action(text) if isinstance(text, str) else -1
-            probe = game.current.copy()  # check on a copy: nothing changes if refused
+            action = parse_action(text) if isinstance(text, str) and len(text) < 16 else -1
             if action < 0:
-                raise ServiceError("bad_message", f"{text!r} is not a call or a card")
-            probe.apply(action, seat)
+                raise ServiceError("bad_message", f"{str(text)[:20]!r} is not a call or a card")
+            # Applied once: the engine leaves the state unchanged when it refuses.
+            self._record(table, "act", {"seat": seat, "action": action_name(action)}, action)
         except IllegalAction as exc:
             raise ServiceError("illegal", str(exc), exc.rule) from None
         except CardError as exc:
             raise ServiceError("illegal", str(exc), "card notation") from None
-        self._record(table, "act", {"seat": seat, "action": action_name(action)})
         self._progress(table)
 
     # -- the game's course ------------------------------------------------------------
 
+    def _bot_of(self, table: Table, seat: int) -> Bot | None:
+        """Who plays ``seat``'s turn for it: its bot, a stand-in, or the turn timer's."""
+        bot = table.bots.get(seat) or table.stand_ins.get(seat)
+        if bot is None and table.timed_out == seat:
+            bot = make_bot("heuristic", int(table.id[:8], 16) + 20 + seat)
+        return bot
+
     def _progress(self, table: Table) -> None:
-        """Deal when the table fills, let bots play, deal the next hand."""
+        """Deal when the table fills, let bots play, deal the next hand. With
+        :attr:`defer_bots`, stop at a bot's turn and leave the table in :attr:`bots_due`."""
         if not table.full:
             return
         while True:
@@ -376,19 +585,67 @@ class TableService:
             if game.is_over or game.current is None:
                 return
             turn = game.current.turn
-            bot = table.bots.get(turn) or table.stand_ins.get(turn)
+            bot = self._bot_of(table, turn)
             if bot is None:
                 table.turn_since = self.clock()
                 return
-            action = bot.choose(game.view(turn))
-            self._record(table, "act", {"seat": turn, "action": action_name(action)})
+            if self.defer_bots and bot.name != "random":  # random bots do not think
+                self.bots_due.add(table.id)
+                return
+            self._bot_plays(table, turn, bot.choose(game.view(turn)))
 
-    def _record(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
+    def _bot_plays(self, table: Table, seat: int, action: int) -> None:
+        table.timed_out = None
+        self._record(table, "act", {"seat": seat, "action": action_name(action)}, action)
+
+    def bot_turn(self, table_id: str) -> BotTurn | None:
+        """The decision a bot is to make at ``table_id`` now, if any (for the web layer
+        to compute off the event loop, then give to :meth:`bot_played`)."""
+        table = self.tables.get(table_id)
+        game = table.game if table is not None else None
+        if table is None or game is None or game.current is None or game.is_over:
+            return None
+        if game.current.is_over:
+            return None
+        seat = game.current.turn
+        bot = self._bot_of(table, seat)
+        if bot is None:
+            return None
+        base = int(table.id[:8], 16)
+        if seat in table.bots:
+            level, seed = table.seats[seat]["bot"], base + seat
+        elif seat in table.stand_ins:
+            level, seed = "heuristic", base + 10 + seat
+        else:
+            level, seed = "heuristic", base + 20 + seat
+        return BotTurn(table.id, table.seq, seat, bot, game.view(seat), level, seed)
+
+    def bot_played(self, turn: BotTurn, action: int) -> list[tuple[str, Message]]:
+        """A bot's decision, made off the loop: applied if the table still stands where
+        it did (nobody else acted meanwhile); the messages to send once committed."""
+        table = self.tables.get(turn.table)
+        if table is None or table.seq != turn.seq or self._bot_of(table, turn.seat) is None:
+            return []
+        try:
+            self._bot_plays(table, turn.seat, action)
+        except IllegalAction:
+            log.exception("a bot chose an illegal action at table %s", table.id)
+            return []
+        self._progress(table)
+        return self._broadcast(table)
+
+    def _record(self, table: Table, kind: str, payload: dict[str, Any],
+                action: int | None = None) -> None:
         """Apply an action and queue it; :meth:`handle` commits the queue before it
-        returns any message, so nobody hears of an action the store does not have."""
+        returns any message, so nobody hears of an action the store does not have. An
+        action the engine refuses raises here and is neither applied nor queued."""
+        if action is not None:
+            assert table.game is not None
+            table.game.apply(action, payload["seat"])
+        else:
+            self._apply(table, kind, payload)
         self._pending.append((table.id, table.seq, kind, payload))
         table.seq += 1
-        self._apply(table, kind, payload)
 
     def _apply(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
         if kind == "seat":
@@ -403,11 +660,22 @@ class TableService:
                 table.game = Game(table.rules, dealer=payload["dealer"])
             deck = [parse_action(c) for c in payload["deck"]]
             table.game.start_hand(HandState.deal(table.rules, payload["dealer"], deck))
-        else:
+        elif kind == "act":
             assert table.game is not None
             table.game.apply(parse_action(payload["action"]), payload["seat"])
+        else:
+            raise ValueError(f"unknown stored action kind {kind!r}")
 
     # -- presence and time ------------------------------------------------------------
+
+    def _store_absence(self, table: Table, seat: int, since: float | None) -> None:
+        """Keep a stand-in timer in the store (wall-clock time), so that it survives a
+        restart; a failure to write it is logged (the timer still runs here)."""
+        wall = None if since is None else time.time() - (self.clock() - since)
+        try:
+            self.store.set_absence(table.id, seat, wall)
+        except Exception as exc:
+            log.warning("could not store the absence at table %s: %s", table.id, exc)
 
     def disconnected(self, player: str) -> None:
         """``player`` has no open connection left: if he is not back within
@@ -417,6 +685,7 @@ class TableService:
             table.spectators.discard(player)
             if seat is not None and seat not in table.absent_since:
                 table.absent_since[seat] = self.clock()
+                self._store_absence(table, seat, table.absent_since[seat])
 
     def reconnected(self, player: str) -> None:
         """``player`` is back: his seats are his again."""
@@ -426,6 +695,7 @@ class TableService:
                 table.stand_ins.pop(seat, None)
                 del table.absent_since[seat]
                 table.turn_since = self.clock()
+                self._store_absence(table, seat, None)
 
     def tick(self) -> list[tuple[str, Message]]:
         """Time passes: a bot stands in for a player gone ``STAND_IN_AFTER_S``; a seat
@@ -433,13 +703,14 @@ class TableService:
         timer has a bot play that turn for him."""
         now = self.clock()
         out: list[tuple[str, Message]] = []
-        for table in self.tables.values():
+        for table in list(self.tables.values()):
             changed = False
             for seat, since in list(table.absent_since.items()):
                 if now - since >= GRACE_S:
                     del table.absent_since[seat]
                     table.stand_ins.pop(seat, None)
                     self._record(table, "seat", {"seat": seat, "bot": "heuristic"})
+                    self._store_absence(table, seat, None)
                     changed = True
                 elif (now - since >= STAND_IN_AFTER_S and seat not in table.stand_ins
                       and table.game is not None):
@@ -453,23 +724,24 @@ class TableService:
                     and now - table.turn_since >= timer):
                 seat = game.current.turn
                 if seat not in table.bots and seat not in table.stand_ins:
-                    bot = make_bot("heuristic", int(table.id[:8], 16) + 20 + seat)
-                    action = bot.choose(game.view(seat))
-                    self._record(table, "act", {"seat": seat, "action": action_name(action)})
+                    table.timed_out = seat  # the next bot move is this seat's
                     changed = True
             if changed:
                 self._progress(table)
                 out += self._broadcast(table)
-        self.commit()
+        try:
+            self.commit()
+        except StorageFailure as failure:
+            out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
+            out += failure.messages
         return out
 
     def _broadcast(self, table: Table) -> list[tuple[str, Message]]:
         return [(p, view_message(table, s, self.names)) for p, s in table.listeners()]
 
-    def hint(self, table: Table, player: str) -> Message:
-        """The expert's evaluation of the seat's legal actions, where the table allows."""
-        from rebelote.analysis import AnalysisError, hint
-
+    def hint_game(self, table: Table, player: str) -> bytes:
+        """The game to evaluate for ``player``'s hint (checks that he may have one),
+        pickled: a copy for a worker process, safe while the table goes on."""
         seat = table.seat_of(player)
         if seat is None:
             raise ServiceError("not_seated", "you do not sit at this table")
@@ -478,17 +750,19 @@ class TableService:
         game = table.game
         if game is None or game.current is None or game.current.turn != seat:
             raise ServiceError("not_your_turn", "a hint is for your own turn")
-        try:
-            _seat, hints = hint(game, samples=24)
-        except AnalysisError as exc:
-            raise ServiceError("no_hint", str(exc)) from None
-        return {"type": "hint", "table": table.id, "measure": hints[0].measure,
-                "actions": [{"action": h.action, "value": round(h.value, 1)} for h in hints]}
+        return pickle.dumps(game)
 
-    def history(self, table_id: Any) -> Message:
+    def hint(self, table: Table, player: str) -> Message:
+        """The expert's evaluation of the seat's legal actions, where the table allows."""
+        return compute_hint(table.id, self.hint_game(table, player))
+
+    def history(self, table_id: Any, player: str | None = None,
+                invite: Any = None) -> Message:
         """The finished hands, ready for the replay viewer: every seat's cards (all
-        public once the hand is over), the contract, each trick in order, the score."""
+        public once the hand is over), the contract, each trick in order, the score.
+        A private table's history is for its players and those with its invite."""
         table = self.peek(table_id)
+        self._check_invite(table, player or "", {"invite": invite})
         game = table.game
         hands = []
         if game is not None:
@@ -510,12 +784,15 @@ class TableService:
         return {"table": table.id, "preset": table.rules.preset,
                 "seats": view_message(table, -1, self.names)["seats"], "hands": hands}
 
-    def finished_record(self, table_id: Any) -> Message:
+    def finished_record(self, table_id: Any, player: str | None = None,
+                        invite: Any = None) -> Message:
         """The table's record (RECORD.md) with its finished hands only: every card of a
-        finished hand is public; the hand in progress is not."""
+        finished hand is public; the hand in progress is not. A private table's record
+        is for its players and those with its invite."""
         from rebelote.record import game_to_record
 
         table = self.peek(table_id)
+        self._check_invite(table, player or "", {"invite": invite})
         if table.game is None:
             raise ServiceError("not_started", "the game has not started")
         record = game_to_record(table.game)

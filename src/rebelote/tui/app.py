@@ -1,12 +1,17 @@
 """``rebelote play``: the table in the terminal (Textual).
 
 It renders the human seat's view from a :class:`~rebelote.tui.session.TableSession` and
-sends the human's actions to it; bots play at a readable pace (adjustable), each trick
-stays on the table a moment, the record is saved after every action.
+sends the human's actions to it. The table is drawn as a table: the seats around it, each
+trick's cards at their players' places with the leader and the winner marked, the
+contract always shown, each hand's score broken down. Bots choose off the event loop at a
+readable pace (adjustable); each trick stays on the table a moment; the record is saved
+after every action.
 """
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import json
 import os
 from pathlib import Path
@@ -15,22 +20,35 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from rebelote.cards import Card, cards_of, mode_name
-from rebelote.decks import announcement_label, short_label
+from rebelote.bots import LEVELS
+from rebelote.cards import WIN_VALUE, Card, cards_of, parse_mode
+from rebelote.decks import STYLES, announcement_label, short_label, suit_label
 from rebelote.errors import IllegalAction
-from rebelote.hand import BID_BASE, action_name, bid_of
-from rebelote.rules import PRESETS
-from rebelote.tui.session import Setup, TableSession
+from rebelote.hand import (
+    BID_BASE,
+    action_name,
+    bid_of,
+    bid_value,
+    parse_action,
+)
+from rebelote.i18n import LANGS
+from rebelote.record import RecordError, replay_file
+from rebelote.rules import PRESETS, Rules
+from rebelote.tui.session import DIRECTIONS, TARGETS, Setup, TableSession, backup_path, default_deck
 from rebelote.tui.texts import rule_reason, t
-from rebelote.view import SeatView
+from rebelote.view import SeatView, Trick
 
 SUIT_ORDER = (0, 1, 3, 2)  # spades, hearts, clubs, diamonds: colours alternate
 SPEEDS = (0.01, 0.25, 0.6, 1.0, 1.6)  # seconds between bot actions (x2.5 for a full trick)
+CARD_KEYS = "1234567890abc"
+"""The key of each card of the human's hand, in the order shown (découverte: 11 cards)."""
+NBSP = "\u00a0"
 
 
 def config_path() -> Path:
@@ -44,25 +62,69 @@ def default_record_path() -> Path:
 
 
 def load_setup() -> Setup:
-    """The options chosen last time (or the defaults)."""
+    """The options chosen last time; an option that is missing or not valid any more
+    (an edited or old file) falls back on its default, the others are kept."""
     try:
         data = json.loads(config_path().read_text(encoding="utf-8"))
-        return Setup(**{k: v for k, v in data.items() if k in Setup.__dataclass_fields__})
-    except (OSError, ValueError, TypeError):
+    except (OSError, ValueError):
         return Setup()
+    if not isinstance(data, dict):
+        return Setup()
+    setup = Setup()
+    for name in Setup.__dataclass_fields__:
+        if name in data and name != "seed":
+            candidate = _replace(setup, **{name: data[name]})
+            try:
+                candidate.check()
+            except ValueError:
+                continue
+            setup = candidate
+    return setup
+
+
+def _replace(setup: Setup, **changes: Any) -> Setup:
+    from dataclasses import replace
+
+    return replace(setup, **changes)
 
 
 def save_setup(setup: Setup) -> None:
+    """Remember the options (only valid ones are ever written)."""
+    setup.check()
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {k: getattr(setup, k) for k in Setup.__dataclass_fields__ if k != "seed"}
-    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    tmp.replace(path)
+
+
+def saved_game_summary(path: Path, lang: str) -> tuple[str | None, str | None]:
+    """(a line describing the unfinished game saved at ``path``, or None; why it cannot
+    be read, or None)."""
+    if not path.exists():
+        return None, None
+    try:
+        game = replay_file(path)[-1].game
+    except (RecordError, OSError, ValueError) as exc:
+        return None, str(exc)
+    if game.is_over:
+        return None, None
+    team = 0
+    from rebelote.tui.session import human_seat
+
+    team = human_seat(game, 0) % 2
+    if game.sides == 2:
+        score = f"{t('us', lang)} {game.totals[team]} · {t('them', lang)} {game.totals[1 - team]}"
+    else:
+        score = " · ".join(f"{name} {x}" for name, x in zip(game.players, game.totals,
+                                                               strict=False))
+    return t("saved_game", lang, preset=game.rules.preset, hand=len(game.hands),
+             score=score), None
 
 
 def sorted_hand(cards: int, trump: int) -> list[Card]:
     """Cards by suit (alternating colours, trumps first), strongest first in each suit."""
-    from rebelote.cards import WIN_VALUE
-
     mode = trump if trump >= 0 else 4
     order = sorted(SUIT_ORDER, key=lambda s: (s != trump, SUIT_ORDER.index(s)))
     return sorted(cards_of(cards), key=lambda c: (order.index(c >> 3), -WIN_VALUE[mode][c]))
@@ -71,20 +133,25 @@ def sorted_hand(cards: int, trump: int) -> list[Card]:
 def card_text(card: Card, style: str, legal: bool = True) -> Text:
     red = (card >> 3) in (1, 2)
     colour = "red" if red else ""
-    return Text(short_label(card, style), style=f"bold {colour}" if legal else f"dim {colour}")
+    return Text(short_label(card, style), style=f"bold {colour}" if legal else f"dim {colour}",
+                no_wrap=True)
 
 
 class CardWidget(Static):
-    """One card of the human's hand; a click plays it."""
+    """One card of the human's hand (or, in découverte, of its face-up table cards); its
+    key in the top border; a click plays it."""
 
-    def __init__(self, card: Card, index: int, legal: bool, style: str) -> None:
-        super().__init__(card_text(card, style, legal), classes="card legal" if legal else "card")
+    def __init__(self, card: Card, index: int, legal: bool, style: str, up: bool) -> None:
+        classes = "card" + (" legal" if legal else "") + (" up" if up else "")
+        super().__init__(card_text(card, style, legal), classes=classes)
         self.card = card
         self.index = index
+        self.border_title = CARD_KEYS[index] if index < len(CARD_KEYS) else ""
 
     def on_click(self) -> None:
         app = self.app
         assert isinstance(app, BeloteApp)
+        app.selected = self.index
         app.try_play(self.card)
 
 
@@ -100,110 +167,200 @@ class SheetScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         table: DataTable[str] = DataTable(id="sheet")
-        yield Vertical(Label(t("sheet", self.lang)), table, id="sheet-box")
+        yield Vertical(Label(t("sheet", self.lang)), table,
+                       Label(t("sheet_close", self.lang)), id="sheet-box")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         game = self.session.game
-        sides = [t("us", self.lang), t("them", self.lang)] if game.sides == 2 else [
-            game.players[s] for s in range(game.sides)]
-        table.add_columns("#", t("contract", self.lang), t("outcome", self.lang),
-                          *sides, t("reserve", self.lang))
+        lang = self.lang
+        if game.sides == 2:
+            order = [self.session.team, 1 - self.session.team]
+            sides = [t("us", lang), t("them", lang)]
+        else:
+            order = list(range(game.sides))
+            sides = [seat_label(self.session, s, lang) for s in order]
+        table.add_columns("#", t("contract", lang), t("outcome", lang), *sides,
+                          t("reserve", lang))
         totals = [0] * game.sides
         for i, (hand, score) in enumerate(zip(game.hands, game.scores, strict=False), 1):
             for side, pts in enumerate(score.scored):
                 totals[side] += pts
             contract = "—" if hand.is_void else (
-                f"{game.players[hand.taker]} {mode_name(hand.mode)}")
-            table.add_row(str(i), contract, t(score.outcome, self.lang),
-                          *[f"{p} ({tot})" for p, tot in zip(score.scored, totals,
-                                                              strict=True)],
+                f"{seat_label(self.session, hand.taker, lang)} {hand.contract_name()}")
+            outcome = t(score.outcome, lang)
+            if not hand.is_void and hand.capot_team() is not None:
+                outcome += " · capot"
+            table.add_row(str(i), contract, outcome,
+                          *[f"{score.scored[s]} ({totals[s]})" for s in order],
                           str(score.reserve) if score.reserve else "")
 
 
-class SetupScreen(Screen[Setup]):
-    """The options of a new game, remembered for next time."""
+def seat_label(session: TableSession, seat: int, lang: str) -> str:
+    """A seat's name as shown: "You" in the player's language, the record's name else."""
+    return t("you", lang) if seat == session.human else session.game.players[seat]
 
-    def __init__(self, setup: Setup) -> None:
+
+RESUME = "resume"
+
+
+class SetupScreen(Screen[Setup | str]):
+    """The options of a new game, remembered for next time; resuming the saved game is
+    offered first. Every list holds valid choices only (no blank entry)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.quit", "quit")]
+
+    def __init__(self, setup: Setup, record: Path) -> None:
         super().__init__()
         self.setup = setup
+        self.record = record
 
     def compose(self) -> ComposeResult:
         s = self.setup
         lang = s.lang
-        yield Vertical(
-            Label(t("setup_title", lang), id="setup-title"),
-            Horizontal(Label(t("rules", lang)), Select([(p, p) for p in PRESETS],
-                                                       value=s.preset, id="preset")),
-            Horizontal(Label(t("target", lang)), Select(
-                [(t("preset_target", lang), 0)] + [(str(x), x) for x in
-                                                   (500, 501, 700, 701, 1000, 1500, 2000)],
-                value=s.target, id="target")),
-            Horizontal(Label(t("announcements", lang)), Select(
+        rules = Rules.preset_named(s.preset)
+        saved, broken = saved_game_summary(self.record, lang)
+        rows: list[Any] = [Static(t("setup_title", lang), id="setup-title")]
+        if saved is not None:
+            rows.append(Horizontal(
+                Button(t("resume_game", lang), id="resume", variant="success", compact=True),
+                Static(saved, classes="saved-line"), classes="setup-row"))
+            rows.append(Static(t("new_game_keeps_backup", lang,
+                                 path=backup_path(self.record).name), classes="note"))
+        elif broken is not None:
+            rows.append(Static(t("saved_unreadable", lang, why=broken,
+                                 path=backup_path(self.record).name), classes="note"))
+
+        def row(label: str, widget: Select[Any]) -> Horizontal:
+            return Horizontal(Static(t(label, lang), classes="setup-label"), widget,
+                              classes="setup-row")
+
+        def select(options: list[tuple[str, Any]], value: Any, widget_id: str,
+                   disabled: bool = False) -> Select[Any]:
+            values = [v for _label, v in options]
+            return Select(options, value=value if value in values else values[0],
+                          allow_blank=False, compact=True, id=widget_id, disabled=disabled)
+
+        default_target = rules.target or rules.hands_limit
+        rows += [
+            row("language", select([(t("lang_name", x), x) for x in LANGS], lang, "lang")),
+            row("rules", select([(f"{p} — {t('preset_' + p, lang)}", p) for p in PRESETS],
+                                s.preset, "preset")),
+            row("target", select([(t("preset_target", lang, n=default_target), 0)]
+                                 + [(str(x), x) for x in TARGETS], s.target, "target")),
+            row("announcements", select(
                 [(t("preset_choice", lang), "preset"), (t("on", lang), "on"),
                  (t("off", lang), "off")],
-                value="preset" if s.announcements is None else (
-                    "on" if s.announcements else "off"), id="announcements")),
-            Horizontal(Label(t("direction", lang)), Select(
-                [(t("counterclockwise", lang), "counterclockwise"),
-                 (t("clockwise", lang), "clockwise")],
-                value=s.direction or "counterclockwise", id="direction")),
-            Horizontal(Label(t("bot_level", lang)), Select(
-                [(x, x) for x in ("random", "heuristic", "expert")], value=s.bots, id="bots")),
-            Button(t("start", lang), id="start", variant="primary"),
-            id="setup-box")
+                "preset" if s.announcements is None else ("on" if s.announcements else "off"),
+                "announcements", disabled=rules.players != 4)),
+            row("seat", select([(t("seat_n", lang, n=x), x) for x in range(rules.players)],
+                               s.seat, "seat")),
+            row("deck", select([(t("deck_default", lang,
+                                   deck=t("deck_" + default_deck(s.preset, lang), lang)), "")]
+                               + [(t("deck_" + d, lang), d) for d in STYLES], s.deck, "deck")),
+            row("direction", select([(t(d, lang), d) for d in DIRECTIONS],
+                                    s.direction or rules.direction, "direction")),
+            row("bot_level", select([(t("level_" + x, lang), x) for x in LEVELS], s.bots,
+                                    "bots")),
+            Horizontal(Button(t("start", lang), id="start", variant="primary", compact=True),
+                       Static(t("setup_keys", lang), classes="note"), classes="setup-row"),
+        ]
+        yield VerticalScroll(*rows, id="setup-box")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_mount(self) -> None:
+        self.query_one("#resume" if self.query("#resume") else "#start").focus()
+
+    def chosen(self) -> Setup:
         def value(widget_id: str) -> Any:
             return self.query_one(f"#{widget_id}", Select).value
 
         ann = value("announcements")
-        setup = Setup(preset=str(value("preset")), target=int(value("target")),
-                      bots=str(value("bots")), seat=self.setup.seat, lang=self.setup.lang,
-                      deck=self.setup.deck, seed=self.setup.seed,
-                      announcements=None if ann == "preset" else ann == "on",
-                      direction=str(value("direction")))
+        preset = str(value("preset"))
+        players = Rules.preset_named(preset).players
+        seat = int(value("seat"))
+        return Setup(preset=preset, target=int(value("target")), bots=str(value("bots")),
+                     seat=seat if seat < players else 0, lang=str(value("lang")),
+                     deck=str(value("deck")), seed=self.setup.seed,
+                     announcements=None if ann == "preset" else ann == "on",
+                     direction=str(value("direction")))
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        changed = event.select.id
+        try:
+            setup = self.chosen()
+        except NoMatches:  # a list changed while the screen is being redrawn
+            return
+        if (changed == "lang" and setup.lang != self.setup.lang) or (
+                changed == "preset" and setup.preset != self.setup.preset):
+            # Labels, seats, the default target and deck depend on these: redraw.
+            self.setup = setup
+            await self.recompose()
+            if changed:
+                self.query_one(f"#{changed}").focus()
+        else:
+            self.setup = setup
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "resume":
+            self.dismiss(RESUME)
+            return
+        setup = self.chosen()
+        setup.check()
         self.dismiss(setup)
 
 
 class BeloteApp(App[None]):
     """The table."""
 
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
     #header { height: 1; background: $primary 30%; }
-    #north, #south-label { height: 1; content-align: center middle; width: 100%; }
-    #middle { height: 7; }
-    #west, #east { width: 18; content-align: center middle; height: 100%; }
-    #trick { width: 1fr; height: 100%; content-align: center middle; border: round $accent; }
+    #contract { height: 1; background: $primary 15%; text-style: bold; }
+    #table { height: 1fr; }
+    #north { height: auto; min-height: 1; text-align: center; width: 100%; }
+    #south-label { height: auto; min-height: 1; text-align: center; width: 100%; }
+    #middle { height: 1fr; min-height: 5; }
+    #west, #east { width: 22; height: 100%; content-align: center middle; text-align: center;
+                   padding: 0 1; }
+    #trick { width: 1fr; height: 100%; border: round $accent; border-title-align: center; }
     #hand { height: 3; align: center middle; }
-    .card { width: 5; height: 1; margin: 0 1 0 0; content-align: center middle; }
-    .card.legal { background: $success 25%; }
-    .card.selected { background: $accent 60%; }
-    #calls { height: 5; display: none; }
+    .card { width: 7; height: 3; margin: 0; content-align: center middle;
+            border: round $panel-lighten-2; border-title-align: center; }
+    .card.up { border: dashed $warning; }
+    .card.legal { border: round $success; }
+    .card.up.legal { border: dashed $success; }
+    .card.selected { background: $accent 50%; border: heavy $accent; }
+    .tall #hand { height: 5; }
+    .tall .card { height: 5; width: 9; }
+    #calls { height: auto; max-height: 7; display: none; }
     #calls.active { display: block; }
     #message { height: 2; color: $warning; }
-    #setup-box, #sheet-box { padding: 0 1; width: 76; height: auto; max-height: 100%;
+    #setup-box, #sheet-box { padding: 0 1; width: 78; height: auto; max-height: 100%;
                              border: round $accent; }
-    #setup-title { height: 1; text-style: bold; }
-    #setup-box Horizontal { height: 3; }
-    #setup-box Label { width: 18; padding: 1 0; }
-    #setup-box Select { width: 40; }
+    #setup-title { height: 1; text-style: bold; color: $accent; }
+    .setup-row { height: 1; margin-top: 1; }
+    .setup-label { width: 16; }
+    .setup-row Select { width: 1fr; }
+    .saved-line { width: 1fr; padding: 0 1; }
+    .note { height: auto; color: $text-muted; padding: 0 1; }
+    #sheet { height: auto; max-height: 18; }
     SheetScreen, SetupScreen { align: center middle; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "←", show=False),
-        Binding("right", "move(1)", "→", show=False),
-        Binding("enter", "confirm", "play / call"),
-        Binding("h", "hint", "hint"),
-        Binding("l", "last_trick", "last trick"),
-        Binding("s", "sheet", "score sheet"),
-        Binding("plus,equals_sign", "speed(-1)", "faster"),
-        Binding("minus", "speed(1)", "slower"),
-        Binding("n", "next_hand", "next hand", show=False),
-        Binding("q", "quit_game", "quit"),
-    ]
+    KEYS: ClassVar[tuple[tuple[str, str, str, bool], ...]] = (
+        ("left", "move(-1)", "", False),
+        ("right", "move(1)", "", False),
+        ("enter", "confirm", "key_confirm", True),
+        ("h", "hint", "key_hint", True),
+        ("l", "last_trick", "key_last", True),
+        ("s", "sheet", "key_sheet", True),
+        ("plus", "speed(-1)", "key_speed", True),
+        ("equals_sign", "speed(-1)", "", False),
+        ("minus", "speed(1)", "", False),
+        ("n", "next_hand", "", False),
+        ("q", "quit_game", "key_quit", True),
+    )
 
     def __init__(self, setup: Setup | None = None, record: Path | None = None,
                  resume: bool = False, speed: int = 2, ask_setup: bool = False) -> None:
@@ -217,8 +374,23 @@ class BeloteApp(App[None]):
         self.selected = 0
         self.message = ""
         self.show_last_trick = False
-        self.paused_trick: tuple[int, tuple[Card, ...]] | None = None
+        self.paused_trick: Trick | None = None
+        self.hand_cards: list[Card] = []
+        self.hint_running = False
         self._timer_pending = False
+        self._bot_busy = False
+        self.min_trick_pause = 0.0
+        """Seconds a finished trick stays at least (the speed sets it otherwise)."""
+        self.translate_keys()
+
+    def translate_keys(self) -> None:
+        """The key bar in the player's language (Enter takes precedence over any list)."""
+        keys = self._bindings.key_to_bindings
+        for key, action, label, show in self.KEYS:
+            keys[key] = [Binding(key, action, t(label, self.lang) if label else "",
+                                 show=show, priority=key == "enter",
+                                 key_display={"enter": "⏎", "plus": "+/-"}.get(key))]
+        self.refresh_bindings()
 
     @property
     def lang(self) -> str:
@@ -226,43 +398,43 @@ class BeloteApp(App[None]):
 
     @property
     def style(self) -> str:
-        return self.setup_options.deck
+        return self.setup_options.deck_style
 
     # -- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Static(id="header")
-        yield Static(id="north")
-        yield Horizontal(Static(id="west"), Static(id="trick"), Static(id="east"), id="middle")
-        yield Static(id="south-label")
+        yield Static(id="contract")
+        yield Vertical(
+            Static(id="north"),
+            Horizontal(Static(id="west"), Static(id="trick"), Static(id="east"), id="middle"),
+            Static(id="south-label"), id="table")
         yield Horizontal(id="hand")
-        yield OptionList(id="calls")
+        yield OptionList(id="calls", disabled=True)
         yield Static(id="message")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
-    async def on_mount(self) -> None:
-        lang = self.lang
-        for keys, action, key in (("enter", "confirm", "key_confirm"), ("h", "hint", "key_hint"),
-                                  ("l", "last_trick", "key_last"), ("s", "sheet", "key_sheet"),
-                                  ("plus,equals_sign", "speed(-1)", "key_faster"),
-                                  ("minus", "speed(1)", "key_slower"), ("q", "quit_game",
-                                                                        "key_quit")):
-            self.bind(keys, action, description=t(key, lang))
+    def on_mount(self) -> None:
+        self.screen.set_class(self.size.height >= 34 and self.size.width >= 100, "tall")
         if self.resume_game:
-            self.start_session(None)
+            self.start_session(RESUME)
         elif self.ask_setup:
-            self.push_screen(SetupScreen(self.setup_options), self.start_session)
+            self.push_screen(SetupScreen(self.setup_options, self.record_path),
+                             self.start_session)
         else:
             self.start_session(self.setup_options)
 
-    def start_session(self, setup: Setup | None) -> None:
+    def start_session(self, setup: Setup | str | None) -> None:
         if setup is None:
+            return
+        if isinstance(setup, str):
             self.session = TableSession.resume(self.record_path, self.setup_options.seat,
                                                self.setup_options.bots)
         else:
             self.setup_options = setup
             save_setup(setup)
             self.session = TableSession.new(setup, self.record_path)
+        self.translate_keys()
         self.refresh_table()
         self.schedule_bots()
 
@@ -270,7 +442,14 @@ class BeloteApp(App[None]):
 
     def seat_name(self, seat: int) -> str:
         assert self.session is not None
-        return self.session.game.players[seat]
+        return seat_label(self.session, seat, self.lang)
+
+    def side_name(self, seat: int) -> str:
+        """Us / Them for a seat (empty with three players, each for himself)."""
+        assert self.session is not None
+        if self.session.game.sides != 2:
+            return ""
+        return t("us" if seat % 2 == self.session.team else "them", self.lang)
 
     def refresh_table(self) -> None:
         session = self.session
@@ -279,136 +458,371 @@ class BeloteApp(App[None]):
         view = session.view()
         lang = self.lang
         game = session.game
-        totals = " · ".join(
-            f"{t('us', lang) if i == 0 else t('them', lang)} {x}" if game.sides == 2
-            else f"{game.players[i]} {x}" for i, x in enumerate(game.totals))
-        contract = ""
-        if view.contract >= 0:
-            contract = f" · {t('taker', lang)} {self.seat_name(view.taker)} " \
-                       f"{self.mode_label(view.contract)}"
-            if view.rules.game == "auction":
-                hand = session.hand
-                contract += f" {hand.contract_value()}" + {1: "", 2: " ×2", 4: " ×4"}[
-                    hand.double]
+        if game.sides == 2:
+            me = session.team
+            totals = f"{t('us', lang)} {game.totals[me]} · {t('them', lang)} " \
+                     f"{game.totals[1 - me]}"
+        else:
+            totals = " · ".join(f"{self.seat_name(i)} {x}" for i, x in enumerate(game.totals))
         reserve = f" · {t('reserve', lang)} {view.reserve}" if view.reserve else ""
-        target = view.rules.target or f"{view.rules.hands_limit}h"
-        self.query_one("#header", Static).update(
-            f"{view.rules.preset} → {target} · {totals}{reserve}{contract}")
-        n = view.rules.players
-        positions = self.positions(n)
-        for where, seat in positions.items():
-            if where == "south":
-                continue
-            self.query_one(f"#{where}", Static).update(self.seat_text(view, seat))
+        rules = view.rules
+        target = t("to_target", lang, n=rules.target) if rules.target else t(
+            "in_hands", lang, n=rules.hands_limit)
+        self.query_one("#header", Static).update(Text(
+            f" {rules.preset} · {target} · {t('hand_n', lang, n=len(game.hands))} · "
+            f"{totals}{reserve}", no_wrap=True, overflow="ellipsis"))
+        self.query_one("#contract", Static).update(self.contract_text(view))
+        positions = self.positions(rules.players)
         for where in ("north", "west", "east"):
-            if where not in positions:
-                self.query_one(f"#{where}", Static).update("")
-        self.query_one("#south-label", Static).update(self.seat_text(view, session.human))
-        self.query_one("#trick", Static).update(self.trick_text(view, positions))
+            seat = positions.get(where)
+            self.query_one(f"#{where}", Static).update(
+                self.seat_text(view, seat, wide=where == "north") if seat is not None else "")
+        self.query_one("#south-label", Static).update(
+            self.seat_text(view, session.human, wide=True))
+        trick_box = self.query_one("#trick", Static)
+        title, body = self.trick_text(view, positions)
+        trick_box.border_title = title
+        trick_box.update(body)
         self.render_hand(view)
         self.render_calls(view)
-        status = self.message
+        self.query_one("#message", Static).update(self.status_text(view))
+
+    def status_text(self, view: SeatView) -> str:
+        session = self.session
+        assert session is not None
+        game = session.game
+        lang = self.lang
         if game.is_over:
             winner = game.winner
-            who = (t("us", lang) if winner == session.human % 2 else t("them", lang)) \
-                if game.sides == 2 else game.players[winner or 0]
-            status = t("game_winner", lang, team=who, score=" - ".join(map(str, game.totals)))
-        elif session.hand_over:
-            score = game.scores[-1]
-            capot = " · capot" if session.hand.capot_team() is not None else ""
-            status = (f"{t(score.outcome, lang)}{capot}: " + " - ".join(map(str, score.scored))
-                      + f" · {t('next_hand', lang)}")
-        elif session.waiting_for_human and not status:
-            status = t("your_turn_call" if view.phase == "auction" else "your_turn_play", lang)
-        self.query_one("#message", Static).update(status)
+            who = (t("us", lang) if winner == session.team else t("them", lang)) \
+                if game.sides == 2 else self.seat_name(winner or 0)
+            me = session.team
+            score = (f"{game.totals[me]} - {game.totals[1 - me]}" if game.sides == 2
+                     else " - ".join(map(str, game.totals)))
+            return t("game_winner", lang, team=who, score=score)
+        if self.message:
+            return self.message
+        if session.hand_over and self.paused_trick is None:
+            return t("next_hand", lang)
+        if session.waiting_for_human:
+            if view.phase == "auction":
+                return t("your_turn_call", lang)
+            keys = CARD_KEYS[:len(self.hand_cards)]
+            shown = keys if len(keys) <= 1 else f"{keys[0]}-{keys[-1]}"
+            if len(keys) > 9:
+                shown = f"1-9, {', '.join(keys[9:])}"
+            return t("your_turn_play", lang, keys=shown)
+        return ""
 
     def mode_label(self, mode: int) -> str:
-        if mode >= 4:
-            return mode_name(mode)
-        from rebelote.decks import suit_label
+        if mode == 4:
+            return t("no_trump", self.lang)
+        if mode == 5:
+            return t("all_trump", self.lang)
+        if self.style == "spanish":
+            return suit_label(mode, "spanish")
+        return "♠♥♦♣"[mode]
 
-        return suit_label(mode, "international" if self.style == "french" else self.style) \
-            if self.style == "spanish" else "♠♥♦♣"[mode]
+    def contract_text(self, view: SeatView) -> Text:
+        """The contract line: during the auction the retourne or the highest bid so far,
+        then the contract (its bid and coinche in auction games) and who holds it."""
+        lang = self.lang
+        info = view.contract_info
+        text = Text(no_wrap=True, overflow="ellipsis")
+        bid = ""
+        double = ""
+        if info is not None:
+            if info.level >= 0:
+                bid = ("capot" if info.is_capot else str(info.value)) + " "
+            if info.double > 1:
+                double = " · " + t("coinched" if info.double == 2 else "surcoinched", lang)
+        if info is not None and info.final:
+            text.append(f" {t('contract', lang)}: ")
+            text.append(f"{bid}{self.mode_label(info.kind)}", style="bold yellow")
+            side = self.side_name(info.bidder)
+            text.append(" " + t("taken_by", lang, who=self.seat_name(info.bidder)
+                                + (f" ({side})" if side else "")))
+            text.append(double, style="bold magenta")
+            return text
+        text.append(f" {t('auction', lang)}: ")
+        if info is not None:
+            text.append(t("best_bid", lang, bid=bid + self.mode_label(info.kind),
+                          who=self.seat_name(info.bidder)), style="bold")
+            text.append(double, style="bold magenta")
+        elif view.retourne >= 0:
+            text.append(f"{t('retourne', lang)} ")
+            text.append_text(card_text(view.retourne, self.style))
+        else:
+            text.append(t("no_bid_yet", lang))
+        if view.phase == "over":
+            text.append(" · " + t("void", lang))
+        return text
 
     def positions(self, n: int) -> dict[str, int]:
+        """Where each seat sits around the table, the human at the bottom; the next
+        player is on the right when the game turns counterclockwise."""
         assert self.session is not None
         me = self.session.human
+        clockwise = self.session.game.rules.direction == "clockwise"
+        after, before = ("west", "east") if clockwise else ("east", "west")
         if n == 4:
-            return {"south": me, "west": (me + 1) % 4, "north": (me + 2) % 4,
-                    "east": (me + 3) % 4}
+            return {"south": me, after: (me + 1) % 4, "north": (me + 2) % 4,
+                    before: (me + 3) % 4}
         if n == 3:
-            return {"south": me, "west": (me + 1) % 3, "east": (me + 2) % 3}
+            return {"south": me, after: (me + 1) % 3, before: (me + 2) % 3}
         return {"south": me, "north": (me + 1) % 2}
 
-    def seat_text(self, view: SeatView, seat: int) -> Text:
+    def seat_text(self, view: SeatView, seat: int, wide: bool = False) -> Text:
+        """A seat's place: name, side, dealer, taker, turn, last call, announcements,
+        belote; in découverte the opponent's face-up table cards."""
         lang = self.lang
-        text = Text(self.seat_name(seat), style="bold")
+        sep = "  " if wide else "\n"
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(self.seat_name(seat), style="bold reverse" if view.turn == seat
+                    and view.phase != "over" else "bold")
+        side = self.side_name(seat)
+        if side and seat != self.session_human():
+            text.append(f" ({side})", style="dim")
         if seat == view.dealer:
-            text.append(f" ({t('dealer', lang)})")
-        if seat == view.taker:
-            text.append(f" ★{self.mode_label(view.contract)}", style="bold yellow")
-        if view.turn == seat:
-            text.append(" ◀", style="bold")
+            text.append(f"{sep}{t('dealer', lang)}", style="dim")
+        if seat == view.taker and view.contract >= 0:
+            text.append(f"{sep}★{NBSP}{t('taker_short', lang)}{NBSP}"
+                        f"{self.mode_label(view.contract)}", style="bold yellow")
         calls = [a for i, a in enumerate(view.calls)
                  if (view.first_hand + i) % view.rules.players == seat]
         if view.phase == "auction" and calls:
-            text.append(f" · {self.call_label(calls[-1])}")
+            text.append(f"{sep}«{NBSP}{self.call_label(calls[-1])}{NBSP}»", style="cyan")
         for ann in view.announcements:
             if ann.seat == seat:
-                text.append(f" · {announcement_label(ann.kind, self.style)}", style="cyan")
+                text.append(f"{sep}{announcement_label(ann.kind, self.style)}", style="cyan")
         for s, word, _card in view.belote_said:
             if s == seat:
-                text.append(f" · {word}", style="magenta")
+                text.append(f"{sep}{word}", style="magenta")
+        if view.rules.players == 2 and view.table and seat == self.session_human() \
+                and view.table[seat]:
+            text.append(f"{sep}{t('your_table', lang)}", style="dim")
         if view.rules.players == 2 and view.table and seat != self.session_human():
-            up = " ".join(short_label(c, self.style) for c in cards_of(view.table[seat]))
-            text.append(f"\n{t('table', lang)}: {up}")
+            text.append(f"\n{t('table', lang)}:{NBSP}")
+            for i, c in enumerate(sorted_hand(view.table[seat], self.trump(view))):
+                if i:
+                    text.append(" ")
+                text.append_text(card_text(c, self.style))
         return text
+
+    def trump(self, view: SeatView) -> int:
+        return view.contract if 0 <= view.contract < 4 else -1
 
     def session_human(self) -> int:
         assert self.session is not None
         return self.session.human
 
-    def trick_text(self, view: SeatView, positions: dict[str, int]) -> Text:
+    def trick_text(self, view: SeatView, positions: dict[str, int]) -> tuple[str, Text]:
+        """The trick box's title and body: the trick's cards at their players' places
+        (leader and winner marked), the auction's retourne, or the hand's summary."""
         lang = self.lang
+        n = view.rules.players
+        session = self.session
+        assert session is not None
+        trick: Trick | None
         if self.show_last_trick and view.tricks:
             trick = view.tricks[-1]
-            cards = {trick.seat_of(i, view.rules.players): c for i, c in enumerate(trick.cards)}
             title = t("last_trick", lang)
         elif self.paused_trick is not None:
-            leader, shown = self.paused_trick
-            cards = {(leader + i) % view.rules.players: c for i, c in enumerate(shown)}
-            title = ""
-        elif view.trick is not None:
-            cards = {view.trick.seat_of(i, view.rules.players): c
-                     for i, c in enumerate(view.trick.cards)}
-            title = ""
+            trick = self.paused_trick
+            title = t("trick_n", lang, n=len(view.tricks), of=32 // n if n != 3 else 8)
+        elif session.hand_over:
+            return t("hand_summary", lang), self.centred_block(self.summary_text())
+        elif view.trick is not None or view.phase == "play":
+            trick = view.trick
+            title = t("trick_n", lang, n=len(view.tricks) + 1, of=32 // n if n != 3 else 8)
         else:
-            cards = {}
-            title = ""
-            if view.phase == "auction" and view.retourne >= 0:
-                text = Text(f"{t('retourne', lang)}: ")
-                text.append_text(card_text(view.retourne, self.style))
-                return text
-        text = Text(title + "\n" if title else "")
-        for where in ("north", "west", "east", "south"):
-            if where in positions and positions[where] in cards:
-                text.append(f"{t(where, lang)}: ")
-                text.append_text(card_text(cards[positions[where]], self.style))
-                text.append("   ")
-        return text
+            body = Text(justify="center")
+            if view.retourne >= 0 and view.contract < 0:
+                body.append(f"\n{t('retourne', lang)}\n")
+                body.append_text(card_text(view.retourne, self.style))
+            return t("auction", lang), body
+        return title, self.draw_trick(view, trick, positions)
+
+    def draw_trick(self, view: SeatView, trick: Trick | None,
+                   positions: dict[str, int]) -> Text:
+        lang = self.lang
+        n = view.rules.players
+        box = self.query_one("#trick", Static)
+        width = max(box.content_size.width, 30)
+        height = max(box.content_size.height, 3)
+        cards: dict[int, Card] = {}
+        leader = winner = None
+        if trick is not None:
+            cards = {trick.seat_of(i, n): c for i, c in enumerate(trick.cards)}
+            leader = trick.leader if trick.cards else None
+            winner = trick.winner if trick.winner is not None else (
+                view.master if view.master >= 0 else None)
+
+        def cell(where: str) -> tuple[Text, Text]:
+            """The card at ``where`` and, under it, its marks (led, holds / wins)."""
+            seat = positions.get(where)
+            card, marks = Text(no_wrap=True), Text(no_wrap=True)
+            if seat is None:
+                return card, marks
+            if seat in cards:
+                card.append_text(card_text(cards[seat], self.style))
+            else:
+                card.append("··", style="dim")
+            if seat == leader:
+                marks.append("▸" + t("mark_lead", lang), style="cyan")
+            if seat == winner and trick is not None and trick.cards:
+                key = "mark_won" if trick.winner is not None else "mark_best"
+                if marks:
+                    marks.append(" ")
+                marks.append("★" + t(key, lang), style="bold yellow")
+            return card, marks
+
+        def place(text: Text, where: str) -> Text:
+            if where == "left":
+                pad = 0
+            elif where == "right":
+                pad = max(0, width - text.cell_len)
+            else:
+                pad = max(0, (width - text.cell_len) // 2)
+            return Text(" " * pad) + text
+
+        def side_by_side(left: Text, right: Text) -> Text:
+            gap = max(1, width - left.cell_len - right.cell_len)
+            return left + Text(" " * gap) + right
+
+        big = height >= 16 and width >= 40
+
+        def drawn(where: str) -> list[Text]:
+            """The card's lines (a framed card on a large terminal), then its marks."""
+            card, marks = cell(where)
+            if not big:
+                return [card, marks]
+            inner = Text(" ") + card + Text(" " * max(1, 4 - card.cell_len))
+            edge = "─" * inner.cell_len
+            return [Text(f"╭{edge}╮", style="dim"), Text("│", style="dim") + inner
+                    + Text("│", style="dim"), Text(f"╰{edge}╯", style="dim"), marks]
+
+        blocks: list[list[Text]] = []
+        if "north" in positions:
+            blocks.append([place(line, "centre") for line in drawn("north")])
+        if "west" in positions or "east" in positions:
+            blocks.append([side_by_side(w, e) for w, e in zip(drawn("west"), drawn("east"),
+                                                               strict=True)])
+        blocks.append([place(line, "centre") for line in drawn("south")])
+        used = sum(len(b) for b in blocks)
+        spare = max(0, height - used)
+        gaps = len(blocks) + 1
+        out = Text(no_wrap=True)
+        lines: list[Text] = []
+        for i, block in enumerate(blocks):
+            lines += [Text()] * (spare // gaps + (1 if i < spare % gaps - 1 else 0))
+            lines += block
+        for i, line in enumerate(lines):
+            if i:
+                out.append("\n")
+            out.append_text(line)
+        return out
+
+    def centred_block(self, text: Text) -> Text:
+        """A block of lines moved to the middle of the trick box."""
+        box = self.query_one("#trick", Static)
+        width = box.content_size.width
+        lines = text.split("\n")
+        widest = max((line.cell_len for line in lines), default=0)
+        pad = Text(" " * max(0, (width - widest) // 2))
+        top = max(0, (box.content_size.height - len(lines)) // 3)
+        out = Text("\n" * top, no_wrap=True)
+        for i, line in enumerate(lines):
+            if i:
+                out.append("\n")
+            out.append_text(pad + line)
+        return out
+
+    def summary_text(self) -> Text:
+        """The hand's score broken down: card points, announcements, belote, each side's
+        total and what it scores; who took, made or failed, capot."""
+        session = self.session
+        assert session is not None
+        lang = self.lang
+        game = session.game
+        hand = game.hands[-1]
+        score = game.scores[-1]
+        out = Text(no_wrap=True)
+        if hand.is_void:
+            out.append(f"\n{t('void', lang)}")
+            return out
+        taker = self.seat_name(hand.taker)
+        info = session.view().contract_info
+        if info is not None:
+            bid = ("capot " if info.is_capot else f"{info.value} ") if info.level >= 0 else ""
+            taker += f" ({bid}{self.mode_label(info.kind)}" + (
+                f" ×{info.double}" if info.double > 1 else "") + ")"
+        verdict = t(score.outcome, lang)
+        capot = hand.capot_team()
+        if capot is not None:
+            verdict += " · capot"
+        out.append(f"{t('taken_by', lang, who=taker)}: ", style="bold")
+        out.append(verdict + "\n", style="bold green" if score.outcome == "made" else
+                   "bold red")
+        if game.sides == 2:
+            order = [session.team, 1 - session.team]
+            heads = [t("us", lang), t("them", lang)]
+        else:
+            order = list(range(game.sides))
+            heads = [self.seat_name(s)[:8] for s in order]
+        rows: list[tuple[str, list[str]]] = []
+        if game.sides == 2:
+            o = hand.outcome()
+            cards = ["capot" if capot == s else str(o.card_points[s]) for s in order]
+            rows.append((t("card_points", lang), cards))
+            if game.rules.announcements:
+                rows.append((t("announcements", lang),
+                             [str(o.announcements[s]) if o.announcements[s] else "—"
+                              for s in order]))
+            rows.append(("belote", [str(o.belote[s]) if o.belote[s] else "—" for s in order]))
+        rows.append((t("total", lang), [str(score.totals[s]) for s in order]))
+        rows.append((t("scored", lang), [str(score.scored[s]) for s in order]))
+        label_w = max(len(r[0]) for r in rows) + 2
+        out.append(" " * label_w + "".join(f"{h:>9}" for h in heads) + "\n", style="bold")
+        for label, values in rows:
+            style = "bold" if label == t("scored", lang) else ""
+            out.append(f"{label:<{label_w}}" + "".join(f"{v:>9}" for v in values) + "\n",
+                       style=style)
+        winner = self.announcement_team(hand)
+        if winner is not None:
+            out.append(t("announcements_of", lang, side=winner) + "\n", style="cyan")
+        if score.reserve:
+            out.append(f"{t('reserve', lang)}: {score.reserve}\n")
+        return out
+
+    def announcement_team(self, hand: Any) -> str | None:
+        """Which side's announcements scored (with what), from the public view."""
+        session = self.session
+        assert session is not None
+        view = session.view()
+        if not view.announcement_seats:
+            return None
+        seats = set(view.announcement_seats)
+        kinds = [announcement_label(a.kind, self.style) for a in view.announcements
+                 if a.seat in seats]
+        side = self.side_name(view.announcement_seats[0])
+        return f"{side} ({', '.join(kinds)})" if kinds else side
 
     def render_hand(self, view: SeatView) -> None:
         box = self.query_one("#hand", Horizontal)
         box.remove_children()
         legal = set(view.legal_actions) if view.phase == "play" else set()
-        cards = sorted_hand(view.hand, view.contract if view.contract < 4 else -1)
+        up = view.table[view.seat] if view.rules.players == 2 and view.table else 0
+        trump = self.trump(view)
+        cards = sorted_hand(view.hand & ~up, trump) + sorted_hand(view.hand & up, trump)
         self.hand_cards = cards
         if self.selected >= len(cards):
             self.selected = max(0, len(cards) - 1)
         widgets = []
         for i, c in enumerate(cards):
-            w = CardWidget(c, i, c in legal, self.style)
-            if i == self.selected and view.phase == "play":
+            w = CardWidget(c, i, c in legal, self.style, bool(up >> c & 1))
+            if i == self.selected and view.phase == "play" and self.session is not None \
+                    and self.session.waiting_for_human:
                 w.add_class("selected")
             widgets.append(w)
         box.mount(*widgets)
@@ -416,12 +830,10 @@ class BeloteApp(App[None]):
     def call_label(self, action: int) -> str:
         if action >= BID_BASE:
             level, mode = bid_of(action)
-            value = "capot" if level == 9 else str(80 + 10 * level)
-            return f"{value} {self.mode_label(mode)}"
+            value = "capot" if level == 9 else str(bid_value(level))
+            return f"{value}{NBSP}{self.mode_label(mode)}"
         name = action_name(action)
         if name in ("S", "H", "D", "C", "SA", "TA"):
-            from rebelote.cards import parse_mode
-
             return self.mode_label(parse_mode(name))
         return t(name, self.lang)
 
@@ -430,6 +842,7 @@ class BeloteApp(App[None]):
         active = bool(self.session and self.session.waiting_for_human
                       and view.phase == "auction")
         calls.set_class(active, "active")
+        calls.disabled = not active
         calls.clear_options()
         if active:
             calls.add_options([Option(self.call_label(a), id=str(a))
@@ -440,12 +853,14 @@ class BeloteApp(App[None]):
     # -- the game's pace --------------------------------------------------------------
 
     def schedule_bots(self) -> None:
-        if self._timer_pending or self.session is None:
+        if self._timer_pending or self._bot_busy or self.session is None:
             return
         self._timer_pending = True
         self.set_timer(SPEEDS[self.speed], self.bot_tick)
 
-    def bot_tick(self) -> None:
+    async def bot_tick(self) -> None:
+        """The next step: end a trick's pause, or let the bot to act choose (in a
+        thread: the event loop stays free) and play."""
         self._timer_pending = False
         session = self.session
         if session is None:
@@ -453,26 +868,34 @@ class BeloteApp(App[None]):
         if self.paused_trick is not None:
             self.paused_trick = None
             self.refresh_table()
-        if session.game.is_over or session.hand_over or session.waiting_for_human:
+        turn = session.bot_turn()
+        if turn is None:
             self.refresh_table()
             return
-        before = len(session.hand.trick_winners)
-        session.step_bot()
-        self.after_action(before)
+        seat, bot, view = turn
+        self._bot_busy = True
+        try:
+            action = await asyncio.to_thread(bot.choose, view)
+        finally:
+            self._bot_busy = False
+        if self.session is not session:
+            return
+        before = len(session.view().tricks)
+        if session.apply_bot(seat, action):
+            self.after_action(before)
         if not session.waiting_for_human:
             self.schedule_bots()
 
     def after_action(self, tricks_before: int) -> None:
         session = self.session
         assert session is not None
-        hand = session.hand
-        if len(hand.trick_winners) > tricks_before and not hand.is_over:
-            # A trick was just completed: leave it on the table a moment.
-            n = hand.n
-            self.paused_trick = (hand.trick_leaders[-1], tuple(hand.played[-n:]))
+        view = session.view()
+        if len(view.tricks) > tricks_before:
+            # A trick was just completed: leave it on the table a moment, winner marked.
+            self.paused_trick = view.tricks[-1]
             self.refresh_table()
             self._timer_pending = True
-            self.set_timer(SPEEDS[self.speed] * 2.5, self.bot_tick)
+            self.set_timer(max(self.min_trick_pause, SPEEDS[self.speed] * 2.5), self.bot_tick)
             return
         self.refresh_table()
 
@@ -482,7 +905,7 @@ class BeloteApp(App[None]):
         session = self.session
         if session is None or not session.waiting_for_human:
             return
-        before = len(session.hand.trick_winners)
+        before = len(session.view().tricks)
         try:
             session.play_human(action)
         except IllegalAction as exc:
@@ -491,28 +914,23 @@ class BeloteApp(App[None]):
             return
         self.message = ""
         self.show_last_trick = False
+        self.paused_trick = None
         self.after_action(before)
         if not session.waiting_for_human:
             self.schedule_bots()
 
-    def key_to_index(self, key: str) -> None:
-        if not key.isdigit():
-            return
-        i = int(key) - 1
-        cards = getattr(self, "hand_cards", [])
-        if 0 <= i < len(cards):
-            self.selected = i
-            self.try_play(cards[i])
-
     def on_key(self, event: Any) -> None:
-        if event.key in "12345678" and len(event.key) == 1:
-            self.key_to_index(event.key)
+        key = getattr(event, "character", None) or ""
+        if len(key) == 1 and key in CARD_KEYS and self.screen is self.screen_stack[0]:
+            i = CARD_KEYS.index(key)
+            if 0 <= i < len(self.hand_cards):
+                self.selected = i
+                self.try_play(self.hand_cards[i])
             event.stop()
 
     def action_move(self, step: int) -> None:
-        cards = getattr(self, "hand_cards", [])
-        if cards:
-            self.selected = (self.selected + step) % len(cards)
+        if self.hand_cards:
+            self.selected = (self.selected + step) % len(self.hand_cards)
             if self.session:
                 self.render_hand(self.session.view())
 
@@ -523,30 +941,76 @@ class BeloteApp(App[None]):
         view = session.view()
         if view.phase == "auction":
             calls = self.query_one("#calls", OptionList)
-            if calls.highlighted is not None:
+            if calls.highlighted is not None and calls.option_count:
                 option = calls.get_option_at_index(calls.highlighted)
                 self.try_play(int(option.id or "0"))
-        elif getattr(self, "hand_cards", []):
+        elif session.hand_over:
+            self.action_next_hand()
+        elif self.hand_cards:
             self.try_play(self.hand_cards[self.selected])
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The table's keys act on the table only (not on the setup or sheet screen)."""
+        table_only = ("confirm", "move", "hint", "last_trick", "next_hand")
+        return action not in table_only or self.screen is self.screen_stack[0]
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.try_play(int(event.option.id or "0"))
 
+    def hint_label(self, action: str) -> str:
+        try:
+            value = parse_action(action)
+        except ValueError:
+            return action
+        return short_label(value, self.style) if value < 32 else self.call_label(value)
+
     def action_hint(self) -> None:
         session = self.session
-        if session is None or not session.waiting_for_human:
+        if session is None or not session.waiting_for_human or self.hint_running:
             return
+        self.hint_running = True
+        self.message = t("hint_thinking", self.lang)
+        self.refresh_table()
+        self.run_worker(self.compute_hint(session), exclusive=True)
+
+    async def compute_hint(self, session: TableSession) -> None:
+        """The expert's evaluation of each legal action, computed in a thread on a copy
+        of the game, shown in the deck's notation with its measure spelt out."""
         from rebelote.analysis import AnalysisError, hint
 
+        game = copy.deepcopy(session.game)
+        moves = len(session.hand.calls) + len(session.hand.played)
         try:
-            _seat, hints = hint(session.game, samples=24)
+            _seat, hints = await asyncio.to_thread(hint, game, 24)
         except AnalysisError:
             self.message = t("no_hint", self.lang)
+            hints = []
+        finally:
+            self.hint_running = False
+        if self.session is not session or moves != len(session.hand.calls) + len(
+                session.hand.played):
+            self.message = ""
             self.refresh_table()
             return
-        shown = " · ".join(f"{h.action} {h.value:.0f}" for h in hints[:6])
-        self.message = f"{t('hint', self.lang)} ({t(h_measure(hints), self.lang)}): {shown}"
+        if hints:
+            self.message = self.format_hints(hints)
         self.refresh_table()
+
+    def format_hints(self, hints: list[Any]) -> str:
+        lang = self.lang
+        measure = h_measure(hints)
+        parts = []
+        for h in hints[:6]:
+            label = self.hint_label(h.action)
+            if measure == "chance_made" and h.action == "pass":
+                parts.append(t("hint_pass_line", lang, n=f"{h.value:.0f}"))
+            elif measure == "chance_made":
+                parts.append(f"{label}{NBSP}{h.value:.0f}%")
+            elif measure == "expected_score":
+                parts.append(f"{label}{NBSP}{h.value:+.0f}")
+            else:
+                parts.append(f"{label}{NBSP}{h.value:.0f}")
+        return f"{t('hint', lang)} ({t(measure, lang)}): " + " · ".join(parts)
 
     def action_last_trick(self) -> None:
         self.show_last_trick = not self.show_last_trick
@@ -567,6 +1031,8 @@ class BeloteApp(App[None]):
             return
         session.next_hand()
         self.message = ""
+        self.paused_trick = None
+        self.show_last_trick = False
         self.refresh_table()
         self.schedule_bots()
 
@@ -574,6 +1040,11 @@ class BeloteApp(App[None]):
         if self.session is not None:
             self.session.save()
         self.exit()
+
+    def on_resize(self, event: Any) -> None:
+        self.screen_stack[0].set_class(self.size.height >= 34 and self.size.width >= 100,
+                                       "tall")
+        self.refresh_table()
 
 
 _MEASURES = {"expected points": "expected_points", "expected score": "expected_score",

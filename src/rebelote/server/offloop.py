@@ -1,0 +1,253 @@
+"""Work that must not run on the event loop, and the watch kept on that loop.
+
+:class:`OffLoop` runs CPU-bound work elsewhere: threads for what releases the GIL
+(argon2 runs in C without it) or must read the tables in memory (statistics), worker
+processes for the bots, the hints and the score calculator (pure Python around the
+solver's ``nogil`` numba kernels: sampling and rollouts hold the GIL, so in threads they
+starved the loop). Each kind of work has its own pool, bounded: past ``limit`` jobs
+waiting, :class:`Busy` is raised at once, so that a flood of hints is refused rather than
+queued for minutes.
+
+:class:`BotRunner` makes bots think off the loop, one decision at a time per table (a
+table's order is kept; the tables are independent).
+
+:class:`LoopWatch` measures how late the loop wakes up: its largest stall.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import multiprocessing
+import os
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from rebelote.bots import Bot, make_bot
+from rebelote.server.tables import Message, StorageFailure, TableService
+from rebelote.view import SeatView
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Out = list[tuple[str, Message]]
+
+
+class Busy(RuntimeError):
+    """Too much work waits already: try again in a moment."""
+
+
+THREADS = {"auth": 2, "stats": 1}
+"""Threads per kind of work that releases the GIL or must read the tables in memory:
+argon2 (C, without the GIL), statistics."""
+PROCESSES = {"bots": 2, "hints": 1, "calc": 1}
+"""Worker processes per kind of pure-Python work (the bots' and hints' sampling and
+rollouts hold the GIL: in threads they starved the loop, stalls of a second measured),
+each kind its own, so that queued hints never hold a bot back."""
+_bots: dict[tuple[str, int], Bot] = {}
+
+
+def bot_decision(level: str, seed: int, view: SeatView) -> int:
+    """A bot's choice (in a worker process: the bot of that level and seed is kept
+    there between calls)."""
+    bot = _bots.get((level, seed))
+    if bot is None:
+        if len(_bots) > 4096:
+            _bots.clear()
+        bot = _bots[(level, seed)] = make_bot(level, seed)
+    return bot.choose(view)
+
+
+def worker_start(kind: str) -> None:
+    """A worker process's start: it yields the CPU to the server's event loop (a lower
+    priority: on a busy machine the loop runs first), and for bots and hints, the
+    expert and its solver are loaded now (numba's compiled kernels from its cache), so
+    that the first real decision is not the slow one."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    if kind in ("bots", "hints"):
+        warm()
+
+
+def warm() -> None:
+    """The expert's first decision, made once, to load what it needs."""
+    import random
+
+    from rebelote.game import Game
+    from rebelote.hand import HandState, deal_deck
+    from rebelote.rules import Rules
+
+    game = Game(Rules.classic(), dealer=0)
+    game.start_hand(HandState.deal(game.rules, 0, deal_deck(random.Random(0), 4)))
+    hand = game.current
+    assert hand is not None
+    with contextlib.suppress(Exception):
+        make_bot("expert", 0).choose(game.view(hand.turn))
+
+
+class OffLoop:
+    """Thread and process pools, one per kind of work, each with a bound on the jobs
+    waiting. ``processes=False`` runs every kind in threads (tests that replace a
+    function of this process)."""
+
+    def __init__(self, processes: bool = True, limit: int = 32) -> None:
+        self.use_processes = processes
+        self.limit = limit
+        self.pools: dict[str, concurrent.futures.Executor] = {
+            name: concurrent.futures.ThreadPoolExecutor(count, thread_name_prefix=name)
+            for name, count in THREADS.items()}
+        self.waiting: dict[str, int] = dict.fromkeys([*THREADS, *PROCESSES], 0)
+
+    def pool(self, kind: str) -> concurrent.futures.Executor:
+        """The pool for ``kind`` of work (a process pool is started at its first use)."""
+        pool = self.pools.get(kind)
+        if pool is None:
+            count = PROCESSES[kind]
+            if self.use_processes:
+                pool = concurrent.futures.ProcessPoolExecutor(
+                    count, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=worker_start, initargs=(kind,))
+            else:
+                pool = concurrent.futures.ThreadPoolExecutor(count, thread_name_prefix=kind)
+            self.pools[kind] = pool
+        return pool
+
+    async def run(self, kind: str, fn: Callable[..., T], *args: Any,
+                  bounded: bool = True) -> T:
+        """``fn(*args)`` in the pool for ``kind``; :class:`Busy` at once if ``bounded``
+        and ``limit`` jobs of that kind wait already. In a process pool, ``fn`` and its
+        arguments are pickled (a module-level function of plain data)."""
+        if bounded and self.waiting[kind] >= self.limit:
+            raise Busy("the server is busy: try again in a moment")
+        self.waiting[kind] += 1
+        try:
+            pool = self.pool(kind)
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            except concurrent.futures.BrokenExecutor:
+                self.pools.pop(kind, None)  # a worker died: a new pool next time
+                raise Busy("a worker stopped: try again in a moment") from None
+        finally:
+            self.waiting[kind] -= 1
+
+    async def start(self) -> None:
+        """Start every worker process now, so that they warm up before anyone waits
+        (a pool otherwise starts its processes at their first jobs)."""
+        if not self.use_processes:
+            return
+        loop = asyncio.get_running_loop()
+        for kind, count in PROCESSES.items():
+            pool = self.pool(kind)
+            for _ in range(count):
+                loop.run_in_executor(pool, os.getpid)
+
+    def close(self) -> None:
+        for pool in self.pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
+        self.pools.clear()
+
+
+class BotRunner:
+    """Plays the bots' turns of every table off the event loop: at most one decision
+    per table in flight; each decision applied (if the table has not moved meanwhile),
+    committed, then delivered."""
+
+    def __init__(self, service: TableService, work: OffLoop,
+                 commit: Callable[[], Awaitable[StorageFailure | None]],
+                 deliver: Callable[[Out], Awaitable[None]]) -> None:
+        self.service = service
+        self.work = work
+        self.commit = commit
+        self.deliver = deliver
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+
+    def kick(self) -> None:
+        """Start a runner for every table whose bot is to act."""
+        for table_id in list(self.service.bots_due):
+            if table_id not in self.tasks:
+                self.tasks[table_id] = asyncio.create_task(self._run(table_id))
+
+    async def _run(self, table_id: str) -> None:
+        failures = 0
+        try:
+            while True:
+                self.service.bots_due.discard(table_id)
+                turn = self.service.bot_turn(table_id)
+                if turn is None:
+                    return
+                try:
+                    if turn.level == "random":  # no thinking to speak of
+                        action = turn.bot.choose(turn.view)
+                    else:
+                        action = await self.work.run("bots", bot_decision, turn.level,
+                                                     turn.seed, turn.view, bounded=False)
+                except Exception:
+                    failures += 1
+                    log.exception("a bot failed at table %s (attempt %d)", table_id, failures)
+                    if failures >= 3:
+                        return
+                    await asyncio.sleep(1.0)
+                    continue
+                out = self.service.bot_played(turn, action)
+                if self.service.uncommitted:
+                    failure = await self.commit()
+                    if failure is not None:
+                        out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
+                await self.deliver(out)
+        finally:
+            self.tasks.pop(table_id, None)
+            if table_id in self.service.bots_due:  # due again meanwhile
+                self.kick()
+
+    async def stop(self) -> None:
+        for task in list(self.tasks.values()):
+            task.cancel()
+        for task in list(self.tasks.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+class LoopWatch:
+    """Wakes every ``period`` seconds and notes how late: the loop's stalls."""
+
+    def __init__(self, period: float = 0.005) -> None:
+        self.period = period
+        self.largest_ms = 0.0
+        self.samples = 0
+        self.over_20ms = 0
+        self.stalls: list[tuple[float, float]] = []
+        """(Unix time, ms late) of the wake-ups more than 2 ms late (the last 10,000)."""
+        self.gc_ms = [0.0, 0.0, 0.0]
+        """The longest garbage collection of each generation (a cause of stalls)."""
+        self._gc_start = 0.0
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            took = (time.perf_counter() - self._gc_start) * 1e3
+            generation = info.get("generation", 0)
+            self.gc_ms[generation] = max(self.gc_ms[generation], took)
+
+    async def run(self) -> None:
+        import gc
+
+        gc.callbacks.append(self._gc)
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(self.period)
+            late = (time.perf_counter() - start - self.period) * 1e3
+            self.samples += 1
+            self.largest_ms = max(self.largest_ms, late)
+            self.over_20ms += late > 20
+            if late > 2:
+                self.stalls.append((time.time(), round(late, 2)))
+                if len(self.stalls) > 20_000:
+                    del self.stalls[:10_000]
+
+    def report(self) -> dict[str, Any]:
+        return {"largest_stall_ms": round(self.largest_ms, 2), "samples": self.samples,
+                "stalls_over_20ms": self.over_20ms, "stalls": self.stalls,
+                "longest_gc_ms": [round(x, 1) for x in self.gc_ms]}

@@ -1,0 +1,297 @@
+"""Storage is the truth: a failed write leaves every table where it was stored and
+tells its players; a table that does not replay is quarantined while the others start;
+a database that cannot be used is named in one sentence; stand-in timers and nicknames
+survive a restart."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from rebelote.server.store import Store, StoreError
+from rebelote.server.tables import STAND_IN_AFTER_S, TableService
+
+
+def _state(out: list[tuple[str, dict[str, Any]]], player: str) -> dict[str, Any]:
+    return next(m for p, m in out if p == player and m["type"] == "state")
+
+
+def _four(service: TableService) -> tuple[str, list[str]]:
+    players = ["ana", "bruno", "chloe", "driss"]
+    table = service.handle("ana", {"type": "create"})[0][1]["table"]
+    for p in players[1:]:
+        service.handle(p, {"type": "join", "table": table})
+    return table, players
+
+
+def _mover(service: TableService, table: str, players: list[str]) -> tuple[str, str]:
+    game = service.tables[table].game
+    assert game is not None and game.current is not None
+    mover = players[game.current.turn]
+    return mover, _state(service.handle(mover, {"type": "sync", "table": table}),
+                         mover)["legal"][0]
+
+
+class FlakyStore(Store):
+    """A store whose next ``failures`` writes of actions fail as a full disk does."""
+
+    failures = 0
+
+    def append(self, actions: list[tuple[str, int, str, dict[str, Any]]]) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise OperationalError("INSERT", {}, sqlite3.OperationalError(
+                "database or disk is full"))
+        super().append(actions)
+
+
+def test_a_failed_write_leaves_the_table_as_stored_and_says_so(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    store = FlakyStore(url)
+    service = TableService(store, seed=1)
+    table, players = _four(service)
+    for _ in range(3):
+        mover, action = _mover(service, table, players)
+        service.handle(mover, {"type": "act", "table": table, "action": action})
+    before = {p: service.handle(p, {"type": "sync", "table": table}) for p in players}
+    seq = service.tables[table].seq
+    mover, action = _mover(service, table, players)
+    store.failures = 1
+    out = service.handle(mover, {"type": "act", "table": table, "action": action})
+    errors = [(p, m) for p, m in out if m["type"] == "error"]
+    assert {p for p, _ in errors} == set(players)  # every player of the table is told
+    assert all(m["code"] == "storage" and m["table"] == table for _p, m in errors)
+    assert {p: m for p, m in out if m["type"] == "state"} == {
+        p: before[p][0][1] for p in players}  # ...and sees the table as stored
+    assert service.tables[table].seq == seq and not service.uncommitted
+    # Writes succeed again: the same action is accepted, and stored once.
+    out = service.handle(mover, {"type": "act", "table": table, "action": action})
+    assert all(m["type"] == "state" for _p, m in out)
+    again = TableService(Store(url), seed=2)  # a restart: the same table, nothing lost
+    assert again.handle("ana", {"type": "sync", "table": table}) == service.handle(
+        "ana", {"type": "sync", "table": table})
+    assert again.tables[table].seq == seq + 1
+
+
+def test_a_full_sqlite_file_refuses_the_action_and_restarts(tmp_path: Path) -> None:
+    """The disk fills up (SQLite's own limit on the file's pages): the table stays as
+    stored, the players hear ``storage``; once there is room, play goes on."""
+    db = tmp_path / "db.sqlite"
+    url = f"sqlite:///{db}"
+    store = Store(url)
+    service = TableService(store, seed=1)
+    table, players = _four(service)
+    stored_seq = service.tables[table].seq
+    with store.engine.connect() as c:
+        pages = c.exec_driver_sql("PRAGMA page_count").scalar()
+
+    @contextlib.contextmanager
+    def full() -> Iterator[None]:
+        from sqlalchemy import event
+
+        def cap(connection: Any, _record: Any) -> None:
+            connection.execute(f"PRAGMA max_page_count={pages}")
+
+        event.listen(store.engine, "connect", cap)
+        store.engine.dispose()
+        store._writer = None
+        try:
+            yield
+        finally:
+            event.remove(store.engine, "connect", cap)
+            store.engine.dispose()
+            store._writer = None
+
+    with full():
+        failed = 0
+        for _ in range(200):  # until the file is full
+            mover, action = _mover(service, table, players)
+            out = service.handle(mover, {"type": "act", "table": table, "action": action})
+            if any(m.get("code") == "storage" for _p, m in out):
+                failed += 1
+                break
+            stored_seq = service.tables[table].seq
+        assert failed and service.tables[table].seq == stored_seq
+    mover, action = _mover(service, table, players)
+    out = service.handle(mover, {"type": "act", "table": table, "action": action})
+    assert all(m["type"] == "state" for _p, m in out)
+    again = TableService(Store(url))
+    assert again.tables[table].seq == stored_seq + 1
+    assert again.quarantined == {}
+
+
+def test_a_full_tmpfs_refuses_the_action(tmp_path: Path) -> None:
+    """A real full disk: a 1 MiB tmpfs (skipped where mounting is not allowed)."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        url = f"sqlite:///{mount / 'db.sqlite'}"
+        service = TableService(Store(url), seed=1)
+        table, players = _four(service)
+        filler = mount / "filler"
+        with contextlib.suppress(OSError), filler.open("wb") as f:
+            while True:
+                f.write(b"x" * 4096)
+                f.flush()
+        seq = service.tables[table].seq
+        codes = set()
+        for _ in range(300):
+            mover, action = _mover(service, table, players)
+            out = service.handle(mover, {"type": "act", "table": table, "action": action})
+            codes |= {m.get("code") for _p, m in out}
+            if "storage" in codes:
+                break
+            seq = service.tables[table].seq
+        assert "storage" in codes and service.tables[table].seq == seq
+        filler.unlink()  # room again: play goes on, and a restart finds it all
+        mover, action = _mover(service, table, players)
+        out = service.handle(mover, {"type": "act", "table": table, "action": action})
+        assert all(m["type"] == "state" for _p, m in out)
+        assert TableService(Store(url)).tables[table].seq == seq + 1
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+def _stored_tables(tmp_path: Path, count: int = 3) -> tuple[str, list[str]]:
+    url = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    service = TableService(Store(url), seed=1)
+    tables = []
+    for _ in range(count):
+        table = service.handle("ana", {"type": "create"})[0][1]["table"]
+        service.handle("ana", {"type": "bots", "table": table, "level": "random"})
+        tables.append(table)
+    service.store.engine.dispose()
+    return url, tables
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE actions SET payload = '{not json' WHERE table_id = :t AND seq = 2",
+    "DELETE FROM actions WHERE table_id = :t AND seq = 3",
+    "UPDATE actions SET payload = '{\"seat\": 0, \"action\": \"ZZ\"}' "
+    "WHERE table_id = :t AND kind = 'act'",
+    "UPDATE tables SET rules = '{\"preset\": \"whist\"}' WHERE id = :t",
+    "UPDATE actions SET kind = 'dance' WHERE table_id = :t AND seq = 1",
+])
+def test_a_table_that_does_not_replay_is_quarantined(tmp_path: Path, damage: str,
+                                                     caplog: pytest.LogCaptureFixture
+                                                     ) -> None:
+    url, tables = _stored_tables(tmp_path)
+    bad = tables[1]
+    with sqlite3.connect(tmp_path / "db.sqlite") as db:
+        db.execute(damage.replace(":t", f"'{bad}'"))
+    service = TableService(Store(url))
+    assert set(service.tables) == {tables[0], tables[2]}  # every other table starts
+    assert bad in service.quarantined
+    assert any(bad in r.getMessage() and "quarantined" in r.getMessage()
+               for r in caplog.records)
+    out = service.handle("ana", {"type": "sync", "table": bad})
+    assert out[0][1]["code"] == "unavailable"  # its players are told
+    assert service.handle("ana", {"type": "sync", "table": tables[0]})[0][1]["type"] == "state"
+
+
+@pytest.mark.parametrize("damage", ["corrupt", "folder", "unreadable"])
+def test_a_database_that_cannot_be_used_is_named_in_one_sentence(tmp_path: Path,
+                                                                 damage: str) -> None:
+    db = tmp_path / "server.sqlite"
+    if damage == "corrupt":
+        db.write_bytes(b"this is not a database file at all" * 200)
+    elif damage == "folder":
+        db = tmp_path / "missing" / "server.sqlite"
+    else:
+        db.mkdir()  # a folder where the file should be
+    with pytest.raises(StoreError) as caught:
+        Store(f"sqlite:///{db}")
+    message = str(caught.value)
+    assert str(db) in message and "\n" not in message
+    # The command says the same in one line, and exits 1.
+    run = subprocess.run([sys.executable, "-m", "rebelote", "serve", "--database",
+                          f"sqlite:///{db}"], capture_output=True, text=True, timeout=60,
+                         env={"XDG_DATA_HOME": str(tmp_path / "data"), "PATH": "/usr/bin",
+                              "PYTHONPATH": sys.path[0] if "src" in sys.path[0] else
+                              str(Path(__file__).parents[1] / "src")})
+    assert run.returncode == 1
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(db) in lines[0], run.stderr
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 5000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_stand_in_timers_and_nicknames_survive_a_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    store = Store(url)
+    store.add_player("bruno", "Bruno", "bruno")
+    clock = Clock()
+    first = TableService(store, seed=3, clock=clock)
+    table = first.handle("ana", {"type": "create"})[0][1]["table"]
+    first.handle("bruno", {"type": "join", "table": table, "seat": 2})
+    first.handle("ana", {"type": "bots", "table": table, "level": "random"})
+    t = first.tables[table]
+    assert t.game is not None and t.game.current is not None
+    first.reconnected("ana")
+    first.disconnected("bruno")  # Bruno drops, then the server is killed
+    clock2 = Clock()
+    second = TableService(Store(url), seed=4, clock=clock2)
+    second.reconnected("ana")  # Ana comes back; Bruno does not
+    state = _state(second.handle("ana", {"type": "sync", "table": table}), "ana")
+    assert state["seats"][2] == "Bruno"  # his nickname, not his id
+    t2 = second.tables[table]
+    assert 2 in t2.absent_since and 0 not in t2.absent_since
+    assert t2.game is not None and t2.game.current is not None
+    if t2.game.current.turn == 0:  # Ana plays up to Bruno's turn
+        second.handle("ana", {"type": "act", "table": table, "action": state["legal"][0]})
+    clock2.now += STAND_IN_AFTER_S + 1
+    second.tick()
+    assert 2 in t2.stand_ins  # a bot stands in for Bruno after the restart
+    assert t2.game.current.turn != 2 or t2.game.current.is_over
+
+
+def test_the_web_layer_tells_the_players_of_a_failed_write(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from rebelote.server.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite'}", secret="t", seed=2)
+    service: TableService = app.state.service
+    with TestClient(app) as client:
+        client.post("/api/guest", json={"nickname": "Ana"})
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "create"})
+            table = ws.receive_json()["table"]
+            ws.receive_json()
+            ws.send_json({"type": "bots", "table": table, "level": "random"})
+            state = ws.receive_json()
+            while state["turn"] != 0:  # pragma: no cover - random bots play at once
+                state = ws.receive_json()
+            real = service.store.append
+
+            def refuse(actions: Any) -> None:
+                raise OSError(28, "No space left on device")
+
+            service.store.append = refuse  # type: ignore[method-assign]
+            ws.send_json({"type": "act", "table": table, "action": state["legal"][0]})
+            error = ws.receive_json()
+            assert error["type"] == "error" and error["code"] == "storage"
+            assert ws.receive_json() == state  # the table as stored
+            service.store.append = real  # type: ignore[method-assign]
+            ws.send_json({"type": "act", "table": table, "action": state["legal"][0]})
+            after = ws.receive_json()
+            assert after["type"] == "state" and after != state
+    json.dumps(after)

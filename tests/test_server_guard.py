@@ -1,0 +1,392 @@
+"""The server stays up: nothing CPU-bound on the event loop, bounded games and
+messages, web security (CSRF, Origin, headers), accounts that resist guessing."""
+
+from __future__ import annotations
+
+import statistics
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from rebelote.server.app import create_app
+from rebelote.server.tables import TableService
+
+
+def _app(tmp_path: Path, **kwargs: Any) -> Any:
+    return create_app(f"sqlite:///{tmp_path / 'web.sqlite'}", secret="test", seed=2, **kwargs)
+
+
+def _guest(client: TestClient, nickname: str = "Ana") -> str:
+    res = client.post("/api/guest", json={"nickname": nickname})
+    assert res.status_code == 200, res.text
+    player: str = res.json()["player"]
+    return player
+
+
+def _next(ws: Any, kind: str, table: str | None = None) -> dict[str, Any]:
+    """The next message of that type (a state: dealt, of that table if given)."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == kind and message.get("phase") != "waiting" and (
+                table is None or message.get("table") == table):
+            return message
+
+
+# -- nothing CPU-bound on the loop -------------------------------------------------------
+
+def test_a_slow_hint_or_bot_delays_neither_the_lobby_nor_another_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rebelote.bots.heuristic import HeuristicBot
+
+    def slow_hint(table_id: str, game: Any) -> dict[str, Any]:
+        time.sleep(1.5)  # as long as a cold solver
+        return {"type": "hint", "table": table_id, "actions": []}
+
+    real_choose = HeuristicBot.choose
+
+    def slow_choose(self: HeuristicBot, view: Any) -> int:
+        time.sleep(1.5)
+        return real_choose(self, view)
+
+    import rebelote.server.tables as tables_module
+    from rebelote.server.offloop import OffLoop
+
+    monkeypatch.setattr(tables_module, "compute_hint", slow_hint)
+    monkeypatch.setattr(HeuristicBot, "choose", slow_choose)
+    # Threads in place of the worker processes, to see the slow functions put here.
+    with TestClient(_app(tmp_path, work=OffLoop(processes=False))) as client:
+        _guest(client)
+        with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as other:
+            ws.send_json({"type": "create"})
+            table = _next(ws, "created")["table"]
+            ws.send_json({"type": "bots", "table": table, "level": "random"})
+            state = _next(ws, "state", table)
+            assert state["turn"] == 0  # random bots play at once
+            other.send_json({"type": "create"})
+            thinking = _next(other, "created")["table"]
+            other.send_json({"type": "bots", "table": thinking, "level": "heuristic"})
+            started = time.perf_counter()
+            ws.send_json({"type": "hint", "table": table})
+            time.sleep(0.1)  # the hint and the bot are thinking now
+            lobby_ms = []
+            sync_ms = []
+            for _ in range(5):
+                t0 = time.perf_counter()
+                assert client.get("/api/tables").status_code == 200
+                lobby_ms.append((time.perf_counter() - t0) * 1e3)
+                t0 = time.perf_counter()
+                ws.send_json({"type": "sync", "table": table})
+                _next(ws, "state", table)
+                sync_ms.append((time.perf_counter() - t0) * 1e3)
+            answered = time.perf_counter() - started
+            assert answered < 1.2  # all this while the hint (1.5 s) is still thinking
+            assert max(lobby_ms) < 300 and max(sync_ms) < 300, (lobby_ms, sync_ms)
+            assert _next(ws, "hint")["table"] == table  # the hint comes, to this tab
+
+
+def test_passwords_are_hashed_off_the_loop(tmp_path: Path) -> None:
+    """Wrong passwords sent meanwhile do not hold the lobby up (argon2 in a thread)."""
+    with TestClient(_app(tmp_path)) as client:
+        client.post("/api/register", json={"name": "Chloé", "password": "a long phrase 1"})
+        stop = threading.Event()
+
+        def guess() -> None:
+            with TestClient(client.app) as other:
+                while not stop.is_set():
+                    other.post("/api/login", json={"name": "Nobody",
+                                                   "password": "not the password"})
+
+        threads = [threading.Thread(target=guess) for _ in range(2)]
+        for t in threads:
+            t.start()
+        time.sleep(0.3)
+        lobby = []
+        for _ in range(10):
+            t0 = time.perf_counter()
+            client.get("/api/tables")
+            lobby.append((time.perf_counter() - t0) * 1e3)
+        stop.set()
+        for t in threads:
+            t.join()
+    assert statistics.median(lobby) < 100, lobby
+
+
+# -- bounded games and messages ----------------------------------------------------------
+
+@pytest.mark.parametrize("options", [{"target": 10**9}, {"rules": {"hands_limit": 10**6,
+                                                                    "target": 0}},
+                                     {"timer": True}])
+def test_games_are_bounded(tmp_path: Path, options: dict[str, Any]) -> None:
+    from rebelote.server.store import Store
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'db.sqlite'}"))
+    out = service.handle("ana", {"type": "create", "options": options})
+    assert out[0][1]["code"] == "bad_rules" and service.tables == {}
+
+
+def test_per_player_limits_on_tables(tmp_path: Path) -> None:
+    from rebelote.server.store import Store
+    from rebelote.server.tables import MAX_CREATED_PER_MINUTE, MAX_OPEN_TABLES
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'db.sqlite'}"))
+    codes = [service.handle("ana", {"type": "create"})[0][1]["type"] for _ in range(20)]
+    assert codes.count("created") == min(MAX_OPEN_TABLES, MAX_CREATED_PER_MINUTE)
+    refused = service.handle("ana", {"type": "create"})[0][1]
+    assert refused["code"] == "limit"
+    assert service.handle("bruno", {"type": "create"})[0][1]["type"] == "created"
+
+
+def test_messages_are_size_and_depth_limited(tmp_path: Path) -> None:
+    with TestClient(_app(tmp_path)) as client:
+        _guest(client)
+        res = client.post("/api/guest", content=b'{"nickname": "' + b"x" * 100_000 + b'"}',
+                          headers={"content-type": "application/json"})
+        assert res.status_code == 413 and res.json()["code"] == "too_large"
+        deep = "[" * 100_000 + "]" * 100_000
+        res = client.post("/api/score/game", content=deep.encode(),
+                          headers={"content-type": "application/json"})
+        assert res.status_code == 400 and "nested" in res.json()["error"]
+        res = client.post("/api/guest", content=b'{"nickname": "\\ud800"}',
+                          headers={"content-type": "application/json"})
+        assert res.status_code == 400 and "surrogate" in res.json()["error"]
+        with client.websocket_connect("/ws") as ws:
+            for text, code in [("[" * 1000 + "]" * 1000, "bad_message"),
+                               ('{"type": "sync", "table": "\\udfff"}', "bad_message"),
+                               ('{"type":"sync","x":' + "[" * 40 + "]" * 40 + "}",
+                                "bad_message"),
+                               ("x" * 5000, "too_large")]:
+                ws.send_text(text)
+                error = ws.receive_json()
+                assert error["type"] == "error" and error["code"] == code, (text[:20], error)
+            ws.send_bytes(b'{"type": "sync"}')
+            assert ws.receive_json()["code"] == "bad_message"
+            ws.send_json({"type": "create"})  # the socket is still open and heard
+            assert _next(ws, "created")["table"]
+
+
+def test_sockets_per_player_are_limited(tmp_path: Path) -> None:
+    from rebelote.server.app import MAX_SOCKETS
+
+    with TestClient(_app(tmp_path)) as client:
+        _guest(client)
+        from contextlib import ExitStack
+
+        with ExitStack() as stack:
+            for _ in range(MAX_SOCKETS):
+                stack.enter_context(client.websocket_connect("/ws"))
+            with client.websocket_connect("/ws") as extra:
+                error = extra.receive_json()
+                assert error["code"] == "limit"
+
+
+# -- web security ------------------------------------------------------------------------
+
+def test_state_changing_requests_need_json_from_this_site(tmp_path: Path) -> None:
+    with TestClient(_app(tmp_path)) as client:
+        victim = _guest(client, "Victim")
+        # A plain form on another site: refused, the victim keeps his identity.
+        res = client.post("/api/guest", content=b"nickname=attacker",
+                          headers={"content-type": "application/x-www-form-urlencoded"})
+        assert res.status_code == 415
+        for headers in ({"origin": "http://evil.example"},
+                        {"sec-fetch-site": "cross-site"}, {"origin": "null"}):
+            res = client.post("/api/guest", json={"nickname": "Attacker"}, headers=headers)
+            assert res.status_code == 403 and res.json()["code"] == "cross_origin"
+        assert client.get("/api/me").json()["player"] == victim
+        ok = client.post("/api/guest", json={"nickname": "Same site"},
+                         headers={"origin": "http://testserver",
+                                  "sec-fetch-site": "same-origin"})
+        assert ok.status_code == 200
+        from starlette.websockets import WebSocketDisconnect
+
+        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
+                "/ws", headers={"origin": "http://evil.example"}) as ws:
+            ws.receive_text()
+        assert closed.value.code == 4403
+        with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as ws:
+            ws.send_json({"type": "create"})
+            assert _next(ws, "created")
+
+
+def test_security_headers_and_secure_cookies(tmp_path: Path) -> None:
+    with TestClient(_app(tmp_path)) as client:
+        page = client.get("/stats")
+        csp = page.headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in csp and "default-src 'self'" in csp
+        assert "'sha256-" in csp  # the statistics page's inline script, by its hash
+        assert page.headers["x-content-type-options"] == "nosniff"
+        assert page.headers["referrer-policy"] == "same-origin"
+        res = client.post("/api/guest", json={"nickname": "Ana"})
+        assert "secure" not in res.headers["set-cookie"].lower()
+        assert client.get("/api/tables").headers["x-content-type-options"] == "nosniff"
+    (tmp_path / "https").mkdir()
+    with TestClient(_app(tmp_path / "https", https=True),
+                    base_url="https://testserver") as client:
+        res = client.post("/api/guest", json={"nickname": "Bea"})
+        assert "secure" in res.headers["set-cookie"].lower()
+        assert "strict-transport-security" in res.headers
+
+
+# -- accounts ----------------------------------------------------------------------------
+
+def test_wrong_passwords_are_throttled_per_name_and_address(tmp_path: Path) -> None:
+    from rebelote.server.app import LOGIN_FREE_FAILURES
+
+    with TestClient(_app(tmp_path)) as client:
+        assert client.post("/api/register", json={"name": "Chloé",
+                                                  "password": "a long phrase 1"}).status_code == 200
+        for _ in range(LOGIN_FREE_FAILURES):
+            assert client.post("/api/login", json={"name": "Chloé",
+                                                    "password": "wrong guess"}).status_code == 401
+        res = client.post("/api/login", json={"name": "chloé", "password": "a long phrase 1"})
+        assert res.status_code == 429 and res.json()["retry_after"] > 0  # even the right one
+        assert "retry-after" in res.headers
+        # The same address trying another name is held back too.
+        res = client.post("/api/login", json={"name": "Other", "password": "wrong guess"})
+        assert res.status_code == 429
+
+
+def test_an_unknown_name_takes_as_long_as_a_wrong_password(tmp_path: Path) -> None:
+    import rebelote.server.app as web
+
+    web.LOGIN_FREE_FAILURES = 1000  # time them, no throttle
+    try:
+        with TestClient(_app(tmp_path)) as client:
+            client.post("/api/register", json={"name": "Chloé", "password": "a long phrase 1"})
+            times: dict[str, list[float]] = {"Chloé": [], "Nobody": []}
+            for _ in range(6):
+                for name in times:
+                    t0 = time.perf_counter()
+                    res = client.post("/api/login", json={"name": name,
+                                                          "password": "wrong guess"})
+                    times[name].append(time.perf_counter() - t0)
+                    assert res.status_code == 401 and res.json()["error"] == (
+                        "wrong name or password")
+    finally:
+        web.LOGIN_FREE_FAILURES = 5
+    known, unknown = (statistics.median(times[n]) for n in ("Chloé", "Nobody"))
+    assert 0.5 < unknown / known < 2.0, times  # was 3 ms against 200 ms
+
+
+@pytest.mark.parametrize("password", ["password", "12345678", " " * 12, "password123",
+                                      "aaaaaaaaaaaa", "Azertyuiop", "short"])
+def test_the_password_policy(tmp_path: Path, password: str) -> None:
+    with TestClient(_app(tmp_path)) as client:
+        res = client.post("/api/register", json={"name": "Chloé", "password": password})
+        assert res.status_code == 400 and "password" in res.json()["error"]
+
+
+@pytest.mark.parametrize("other", ["caseuser", "CASEUSER", "Cаseuser", "CaseUser ",
+                                   "Ｃａｓｅｕｓｅｒ", "Case_User", "CaseUser\u200b"])
+def test_names_are_unique_whatever_their_spelling(tmp_path: Path, other: str) -> None:
+    with TestClient(_app(tmp_path)) as client:
+        assert client.post("/api/register", json={"name": "CaseUser",
+                                                  "password": "a long phrase 1"}).status_code == 200
+        res = client.post("/api/register", json={"name": other, "password": "a long phrase 2"})
+        assert res.status_code in (400, 409)
+        assert client.post("/api/guest", json={"nickname": other}).status_code in (400, 409)
+
+
+def test_sessions_are_revoked_at_logout_and_everywhere(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    with TestClient(app) as one, TestClient(app) as two:
+        one.post("/api/register", json={"name": "Chloé", "password": "a long phrase 1"})
+        stolen = dict(one.cookies)
+        one.post("/api/logout")
+        assert one.get("/api/me").status_code == 401
+        replay = TestClient(app, cookies=stolen)
+        assert replay.get("/api/me").status_code == 401  # the old cookie is dead
+        one.post("/api/login", json={"name": "Chloé", "password": "a long phrase 1"})
+        two.post("/api/login", json={"name": "Chloé", "password": "a long phrase 1"})
+        assert two.get("/api/me").status_code == 200
+        with two.websocket_connect("/ws") as ws:
+            one.post("/api/logout", json={"everywhere": True})
+            assert two.get("/api/me").status_code == 401
+            from starlette.websockets import WebSocketDisconnect
+
+            with pytest.raises(WebSocketDisconnect):
+                ws.receive_json()  # the other browser's socket is closed
+
+
+# -- smaller points ----------------------------------------------------------------------
+
+def test_private_tables_bots_seats_and_errors(tmp_path: Path) -> None:
+    with TestClient(_app(tmp_path)) as client, TestClient(client.app) as other:
+        _guest(client, "Ana")
+        _guest(other, "Bruno")
+        with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as tab2, \
+                other.websocket_connect("/ws") as ows:
+            ws.send_json({"type": "create", "options": {"private": True}})
+            created = _next(ws, "created")
+            table = created["table"]
+            ows.send_json({"type": "watch", "table": table})
+            assert _next(ows, "error")["code"] == "private"
+            assert other.get(f"/api/tables/{table}/history").status_code == 403
+            assert other.get(f"/api/tables/{table}/history",
+                             params={"invite": created["invite"]}).status_code == 200
+            ows.send_json({"type": "join", "table": table, "seat": True,
+                           "invite": created["invite"]})
+            assert _next(ows, "error")["code"] == "seat_taken"  # true is no seat
+            ws.send_json({"type": "act", "table": table, "action": "JS"})
+            assert _next(ws, "error")["code"] == "not_started"
+            tab2.send_json({"type": "sync", "table": table})
+            assert tab2.receive_json()["type"] == "state"  # the other tab heard no error
+
+
+def test_a_finished_game_takes_no_bots_and_an_action_is_applied_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rebelote.game import Game
+    from rebelote.server.store import Store
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'db.sqlite'}"), seed=5)
+    table = service.handle("ana", {"type": "create", "options": {"target": 1}})[0][1]["table"]
+    out = service.handle("ana", {"type": "bots", "table": table, "level": "random"})
+    calls = []
+    real = Game.apply
+
+    def counted(self: Game, *args: Any, **kwargs: Any) -> None:
+        calls.append(args)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Game, "apply", counted)
+    state = next(m for _p, m in out if m["type"] == "state")
+    while state["winner"] is None:
+        calls.clear()
+        out = service.handle("ana", {"type": "act", "table": table, "action": state["legal"][0]})
+        state = next(m for _p, m in out if m["type"] == "state")
+        assert calls and calls[0][0] is not None
+        game = service.tables[table].game
+        assert game is not None
+        bots = len(calls) - 1
+        assert bots >= 0  # Ana's action once, then each bot's once
+    out = service.handle("ana", {"type": "bots", "table": table, "level": "random"})
+    assert out == [("ana", out[0][1])] and out[0][1]["code"] in ("game_over", "seat_taken")
+
+
+def test_hints_and_expert_bots_run_in_worker_processes(tmp_path: Path) -> None:
+    """The real pools: a hint and expert bots' moves come from worker processes."""
+    app = _app(tmp_path)
+    with TestClient(app) as client:
+        _guest(client)
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "create"})
+            table = _next(ws, "created")["table"]
+            ws.send_json({"type": "bots", "table": table, "level": "expert"})
+            state = _next(ws, "state", table)
+            for _ in range(40):  # the experts play up to Ana's turn
+                if state["turn"] == 0:
+                    break
+                state = _next(ws, "state", table)
+            assert state["turn"] == 0
+            ws.send_json({"type": "hint", "table": table})
+            hint = _next(ws, "hint")
+            assert {a["action"] for a in hint["actions"]} == set(state["legal"])
+        pools = app.state.work.pools
+        import concurrent.futures
+
+        assert isinstance(pools["bots"], concurrent.futures.ProcessPoolExecutor)
+        assert isinstance(pools["hints"], concurrent.futures.ProcessPoolExecutor)
