@@ -121,6 +121,7 @@ def main() -> None:
                       _fmt(r.get("legal_us"), ".2f"), _fmt(r.get("copy_us"), ".2f"),
                       _fmt(r.get("peak_rss_mb"), ".1f"))
     console.print(table)
+    views_row(console, results[0][1])
     by_preset = Table(title=f"rebelote: random hands per preset ({PRESET_SECONDS} s each)")
     for col in ("preset", "players", "hands/s", "legal actions µs", "state copy µs"):
         by_preset.add_column(col, justify="left" if col == "preset" else "right")
@@ -140,6 +141,28 @@ def main() -> None:
     goal = "reached" if ours >= GOAL_HANDS_PER_S else "not reached"
     console.print(f"floor {FLOOR_HANDS_PER_S:,} hands/s: {verdict} ({ours:,.0f}); "
                   f"goal {GOAL_HANDS_PER_S:,}: {goal}")
+
+
+VIEWS_GOAL_HANDS_PER_S = 8_000
+
+
+def views_row(console: Console, ours: dict[str, Any]) -> None:
+    """Hands through the views: what ``rebelote selfplay --bots random`` does (a seat's
+    view for every action, a random bot choosing from it), against the engine alone."""
+    views = ours.get("selfplay_hands_per_s")
+    if views is None:
+        console.print(f"selfplay through views: {ours.get('error', 'no result')}")
+        return
+    engine = ours.get("hands_per_s") or 0.0
+    table = Table(title="rebelote selfplay --bots random: hands through Game.view and bots "
+                        f"({SECONDS:.0f} s, seed {ours.get('selfplay_seed')})")
+    for col in ("path", "hands/s", "vs Game engine alone", "goal", "met"):
+        table.add_column(col, justify="left" if col == "path" else "right")
+    table.add_row("views + random bots", f"{views:,.0f}",
+                  f"{views / engine:.2f}×" if engine else "—",
+                  f"{VIEWS_GOAL_HANDS_PER_S:,}", "yes" if views >= VIEWS_GOAL_HANDS_PER_S
+                  else "no")
+    console.print(table)
 
 
 def server_section(console: Console) -> None:

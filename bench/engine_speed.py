@@ -34,6 +34,22 @@ def random_hands(rules: Rules, seconds: float, seed: int = 1) -> tuple[int, floa
             return n, now - start
 
 
+def selfplay_hands(rules: Rules, seconds: float, seed: int) -> tuple[int, float]:
+    """Hands played the way ``rebelote selfplay --bots random`` plays them: through
+    ``Game.view`` (a seat's view for every action) and random bots, for ``seconds``."""
+    from rebelote.cli import selfplay_games
+
+    n = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        selfplay_games(rules, 200, seed + n, ["random"] * rules.players)
+        n += 200
+        now = time.perf_counter()
+        if now >= deadline:
+            return n, now - start
+
+
 def positions(rules: Rules, count: int, seed: int = 2) -> list[HandState]:
     """Random mid-play positions."""
     rng = random.Random(seed)
@@ -70,10 +86,13 @@ def main() -> None:
     rules = Rules.preset_named(sys.argv[2] if len(sys.argv) > 2 else "classic")
     random_hands(rules, 0.3)  # warm-up
     n, dt = random_hands(rules, seconds)
+    seed = random.SystemRandom().randrange(1 << 30)  # fresh deals each run
+    views_n, views_dt = selfplay_hands(rules, seconds, seed)
     legal_us, copy_us = micro(rules)
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(json.dumps({"engine": "rebelote", "preset": rules.preset, "hands": n,
                       "hands_per_s": n / dt, "legal_us": legal_us, "copy_us": copy_us,
+                      "selfplay_hands_per_s": views_n / views_dt, "selfplay_seed": seed,
                       "peak_rss_mb": peak_kb / 1024}))
 
 

@@ -12,6 +12,7 @@ from rebelote.cards import ALL_TRUMP_POINTS, cards_of, parse_card, points_table
 from rebelote.hand import HandState
 from rebelote.rules import Rules
 from rebelote.solver import Position, Solver, kernel, position_of, rollouts
+from rebelote.tricks import legal_cards, partner_of, side_of, strength, trick_winner
 
 
 def with_loop_tricks(pos: Position, tricks: int) -> Position:
@@ -38,7 +39,7 @@ def brute(h: HandState, team: int) -> int:
     dix de der and capot bonus included."""
     if h.is_over:
         return 0
-    mover = h._team[h.turn]
+    mover = side_of(h.turn, h.n, h.taker)
     best: int | None = None
     for c in cards_of(h.legal_cards()):
         g, gain = after(h, c, team)
@@ -78,7 +79,7 @@ def test_solver_matches_brute_force_on_1000_endgames() -> None:
     for i in range(1000):
         rules = RULESETS[i % len(RULESETS)]
         h = random_endgame(rng, rules, 3 * rules.players)  # up to three tricks
-        team = h._team[h.turn] if i % 2 else 1 - h._team[h.turn]
+        team = side_of(h.turn, h.n, h.taker) if i % 2 else 1 - side_of(h.turn, h.n, h.taker)
         expected = brute(h, team)
         assert solver.value(position_of(h, team)) == expected
         # The search's frames alone, and loops for the last two tricks only.
@@ -93,7 +94,7 @@ def test_move_values_match_brute_force() -> None:
     solver = Solver()
     for i in range(150):
         h = random_endgame(rng, RULESETS[i % 4], 10)
-        team = h._team[h.turn]
+        team = side_of(h.turn, h.n, h.taker)
         values = solver.move_values(position_of(h, team))
         assert set(values) == set(cards_of(h.legal_cards()))
         for card, value in values.items():
@@ -110,7 +111,7 @@ def test_equivalent_root_cards_are_searched_once_with_the_same_value() -> None:
     for i in range(600):
         rules = RULESETS[i % len(RULESETS)]
         h = random_endgame(rng, rules, 5 * rules.players)
-        pos = position_of(h, h._team[h.turn])
+        pos = position_of(h, side_of(h.turn, h.n, h.taker))
         reps = np.zeros(32, dtype=np.int64)
         legal = kernel.root_representatives(pos.hands, pos.n_in_trick, pos.leader, pos.led,
                                             pos.best_card, pos.best_value, pos.best_seat,
@@ -141,7 +142,7 @@ def test_at_least_agrees_with_the_exact_value() -> None:
     for i in range(60):
         rules = RULESETS[i % len(RULESETS)]
         h = random_endgame(rng, rules, 8 * rules.players if i % 3 == 0 else 12)
-        team = h._team[h.turn]
+        team = side_of(h.turn, h.n, h.taker)
         pos = position_of(h, team)
         v = solver.value(pos)
         assert solver.at_least(pos, v)
@@ -157,7 +158,7 @@ def test_threads_give_the_same_move_values() -> None:
     for i in range(40):
         rules = RULESETS[i % len(RULESETS)]
         h = random_endgame(rng, rules, 8 * rules.players if i % 4 == 0 else 16)
-        pos = position_of(h, h._team[h.turn])
+        pos = position_of(h, side_of(h.turn, h.n, h.taker))
         assert two.move_values(pos) == one.move_values(pos)
     assert two.stats[0] > 0  # the threads' node counts are added up
     with pytest.raises(ValueError, match="threads"):
@@ -205,8 +206,7 @@ def test_the_kernel_counts_the_engine_card_points_in_every_contract() -> None:
         for mode in range(6):
             h = HandState.with_contract(rules, 0, [list(range(8 * s, 8 * s + 8))
                                                    for s in range(4)], 1, mode)
-            assert list(position_of(h).points) == list(h._points) == list(
-                points_table(mode, option))
+            assert list(position_of(h).points) == list(points_table(mode, option))
 
 
 def test_compiled_rules_match_the_engine() -> None:
@@ -241,8 +241,9 @@ def test_rollouts_add_up_to_the_points_of_the_hand() -> None:
     h = random_endgame(rng, Rules.ffb(), 20)
     pos = position_of(h, 0)
     a, b = rollouts(pos, 1000, seed=3)
-    already = sum(h._points[c] for c in h.trick)
-    remaining = sum(h._points[c] for m in h.hands for c in cards_of(m))
+    pts = points_table(h.mode, h.rules.all_trump_points)
+    already = sum(pts[c] for c in h.trick)
+    remaining = sum(pts[c] for m in h.hands for c in cards_of(m))
     assert a + b == pytest.approx(remaining + already + 10)
     assert rollouts(pos, 500, seed=9) == rollouts(pos, 500, seed=9)
 
@@ -301,3 +302,34 @@ def test_a_torn_table_entry_does_not_match_its_key() -> None:
     # (the stamp stays the current solve's): none may match its key any more.
     table[used, 1] = np.roll(table[used, 1], 1)
     assert solve() == exact
+
+
+def test_compiled_trick_rules_are_the_pure_rules_module() -> None:
+    """The kernel's twin of rebelote.tricks: on random tricks of every contract and
+    rule option, the compiled legal cards and trick strengths are the pure module's."""
+    rng = random.Random(15)
+    for i in range(3000):
+        rules = RULESETS[i % len(RULESETS)]
+        players = rules.players
+        mode = rng.randrange(6)
+        deck = [c for c in range(32) if players != 3 or c & 7 > 1]
+        rng.shuffle(deck)
+        n_in = rng.randrange(players)
+        trick = deck[:n_in]
+        hand = sum(1 << c for c in deck[n_in:n_in + rng.randrange(1, 9)])
+        leader = rng.randrange(players)
+        seat = (leader + n_in) % players
+        master = trick_winner(leader, trick, mode, players)
+        undertrump = int(rules.undertrump == "required")
+        partner_free = int(rules.partner_master_free)
+        best = trick[(master - leader) % players] if trick else 0
+        led = trick[0] >> 3 if trick else 0
+        compiled = kernel.legal_mask(hand, n_in, led, best, strength(best, mode, led)
+                                     if trick else 0, master if trick else 0, seat, mode,
+                                     undertrump, partner_free, players)
+        pure = legal_cards(hand, trick, mode, master >= 0 and master == partner_of(seat, players),
+                           rules.undertrump, rules.partner_master_free)
+        assert compiled == pure, (rules.preset, mode, trick, hand)
+        if trick:
+            for c in deck[n_in:n_in + 4]:
+                assert kernel.trick_value(c, led, mode) == strength(c, mode, led)

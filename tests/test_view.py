@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
+
+import pytest
 
 from rebelote.actions import CAPOT_LEVEL
 from rebelote.bots import RandomBot
@@ -11,7 +12,7 @@ from rebelote.cards import cards_of, mask_of, parse_card
 from rebelote.game import Game
 from rebelote.hand import HandState
 from rebelote.rules import Rules
-from rebelote.view import SeatView
+from rebelote.view import PublicAnnouncement, SeatView, Trick
 
 
 def _cards_in_view(view: SeatView) -> int:
@@ -54,8 +55,10 @@ def test_view_is_a_separate_type_without_the_state() -> None:
     h = HandState.new(Rules.classic(), 0, random.Random(1))
     v = h.view(2)
     assert not isinstance(v, HandState)
-    for f in dataclasses.fields(v):
-        assert not isinstance(getattr(v, f.name), HandState)
+    for name in SeatView.FIELDS:
+        assert not isinstance(getattr(v, name), HandState)
+    for name in SeatView.__slots__:  # the storage too: public records, never the state
+        assert not isinstance(getattr(v, name), HandState)
     assert not hasattr(v, "hands")
 
 
@@ -181,3 +184,78 @@ def test_view_announcements_that_scored() -> None:
         assert v.announcement_winner == 0
         assert v.announcement_seats == (0,)
         assert v.announcement_points == (50, 0)
+
+
+def _expected_view(state: HandState, seat: int) -> dict[str, object]:
+    """What a view must say, read straight from the referee's state (as views were
+    built before they were made cheap)."""
+    n = state.n
+    tricks = tuple(Trick(state.trick_leaders[i], tuple(state.played[n * i:n * i + n]), w)
+                   for i, w in enumerate(state.trick_winners))
+    current = Trick(state.trick_leaders[-1], tuple(state.trick)) if state.trick else None
+    shown = state.trick_number >= 1
+    winner = state.announcement_winner if shown else None
+    anns = tuple(
+        PublicAnnouncement(s, a.kind, a.points,
+                           a.cards if s == seat or winner == (s & 1) else None)
+        for s in range(n) for a in state.announced[s])
+    return {
+        "seat": seat, "rules": state.rules, "dealer": state.dealer, "first_hand": state.first,
+        "phase": ("auction", "play", "over")[state.phase], "turn": state.turn,
+        "hand": state.hands[seat] if seat >= 0 else 0, "retourne": state.retourne,
+        "calls": tuple(state.calls), "taker": state.taker, "contract": state.mode,
+        "tricks": tricks, "trick": current, "card_points": tuple(state.card_points),
+        "announcements": anns, "announcement_winner": winner,
+        "belote_said": tuple(state.belote_said),
+        "legal_actions": tuple(state.legal_actions()) if state.turn == seat >= 0 else (),
+        "table": tuple(state.table_up) if n == 2 else (),
+        "master": state.best_seat if state.trick else -1,
+        "announcement_points": state.ann_points if winner is not None else (0, 0),
+    }
+
+
+@pytest.mark.parametrize("rules", [
+    Rules.classic(), Rules.classic().replace(round2_all_trump=True, round2_no_trump=True),
+    Rules.coinche(), Rules.acorralada(), Rules.three(), Rules.decouverte(),
+    Rules.moroccan().replace(auto_announce=False),
+], ids=lambda r: r.preset)
+def test_cheap_views_say_what_the_state_says_and_never_change(rules: Rules) -> None:
+    """Views are built lazily from the state's growing records: each one, read at once
+    or long after (when the hand has moved on), says what the state said when it was
+    made."""
+    rng = random.Random(21)
+    for _ in range(25):
+        game = Game(rules, random.Random(rng.getrandbits(32)), auto_deal=False)
+        hand = game.current
+        assert hand is not None
+        kept: list[tuple[SeatView, dict[str, object]]] = []
+        while not hand.is_over:
+            for seat in range(-1, hand.n):
+                view = game.view(seat)
+                expected = _expected_view(hand, seat)
+                if rng.random() < 0.5:  # read some now, the others at the end
+                    assert {k: getattr(view, k) for k in expected} == expected
+                kept.append((view, expected))
+            game.apply(rng.choice(hand.legal_actions()))
+        for view, expected in kept:
+            assert {k: getattr(view, k) for k in expected} == expected
+            assert view.contract_info == (None if view.contract < 0 and view.taker < 0
+                                          and rules.game != "auction" else view.contract_info)
+            assert view.played_cards() == sum(
+                1 << c for t in view.tricks for c in t.cards) | sum(
+                1 << c for c in (view.trick.cards if view.trick else ()))
+
+
+def test_views_are_immutable_and_compare_by_value() -> None:
+    h = HandState.new(Rules.classic(), 0, random.Random(2))
+    v = h.view(1)
+    with pytest.raises(AttributeError):
+        v.seat = 2  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        v.tricks = ()  # type: ignore[misc]
+    assert v == h.view(1) and hash(v) == hash(h.view(1)) and v != h.view(2)
+    rebuilt = SeatView(**{name: getattr(v, name) for name in SeatView.FIELDS})
+    assert rebuilt == v
+    import pickle
+
+    assert pickle.loads(pickle.dumps(v)) == v

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rebelote.actions import is_bid
 from rebelote.bots.expert import ExpertBot, SampledBidder
 from rebelote.bots.heuristic import (
     NAME_THRESHOLD,
@@ -18,7 +19,6 @@ from rebelote.bots.heuristic import (
 from rebelote.cards import cards_of
 from rebelote.game import Game
 from rebelote.hand import (
-    BID_BASE,
     CALL_SPADES,
     PASS,
     PLAY,
@@ -27,6 +27,7 @@ from rebelote.hand import (
     action_name,
 )
 from rebelote.solver import Solver, position_of
+from rebelote.tricks import CARD_POINTS_TOTAL, raw_total, side_of
 
 
 class AnalysisError(ValueError):
@@ -78,7 +79,7 @@ def hint(game: Game, samples: int = 48) -> tuple[int, list[Hint]]:
                 value = TAKE_THRESHOLD if len(view.calls) < game.rules.players else NAME_THRESHOLD
                 if game.rules.game == "auction":
                     value = 0.0
-            elif action >= BID_BASE:
+            elif is_bid(action):
                 value = bid_expectation(view, action)
             else:
                 value = 0.0
@@ -90,9 +91,7 @@ def hint(game: Game, samples: int = 48) -> tuple[int, list[Hint]]:
 
 def _scale(hand: HandState) -> float:
     """Raw tout-atout points to the 162 scale, when the rules scale them."""
-    if hand.mode == 5 and hand.rules.all_trump_points == "scaled":
-        return 162 / 258
-    return 1.0
+    return CARD_POINTS_TOTAL / raw_total(hand.mode, hand.rules.all_trump_points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +128,7 @@ def analyze(game: Game, progress: Callable[[int, int], None] | None = None,
         scale = _scale(replay)
         for card in played_hand.played:
             seat = replay.turn
-            team = replay._team[seat]
+            team = side_of(seat, replay.n, replay.taker)
             values = solver.move_values(position_of(replay, team))
             best_card = max(values, key=lambda c: values[c])
             cost = (values[best_card] - values[card]) * scale

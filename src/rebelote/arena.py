@@ -20,6 +20,7 @@ from rebelote.bots import make_bot
 from rebelote.game import Game
 from rebelote.hand import HandState, deal_deck
 from rebelote.rules import Rules
+from rebelote.tricks import team_of
 
 
 @dataclass
@@ -66,8 +67,8 @@ def play_chunk(preset: str, level_a: str, level_b: str, seed: int, deals: int) -
     first_dealer = rng.randrange(rules.players)
     n = rules.players
     # Seating 1: A holds team 0 (seats 0, 2 / seat 0); seating 2: B does.
-    seat_a = [level_a if s % 2 == 0 else level_b for s in range(n)]
-    seat_b = [level_b if s % 2 == 0 else level_a for s in range(n)]
+    seat_a = [level_a if team_of(s, n) == 0 else level_b for s in range(n)]
+    seat_b = [level_b if team_of(s, n) == 0 else level_a for s in range(n)]
     s1, w1 = _play_seating(rules, decks, first_dealer, seat_a, seed)
     s2, w2 = _play_seating(rules, decks, first_dealer, seat_b, seed + 1)
     out = ChunkResult()

@@ -149,6 +149,14 @@ def cards_of(mask: CardSet) -> list[Card]:
     ]
 
 
+def cards_tuple(mask: CardSet) -> tuple[Card, ...]:
+    """The cards of a set as a tuple, in increasing card order (faster than
+    ``tuple(cards_of(mask))``)."""
+    t = _SUIT_BYTE_CARDS
+    return t[0][mask & 0xFF] + t[1][mask >> 8 & 0xFF] + t[2][mask >> 16 & 0xFF] + \
+        t[3][mask >> 24 & 0xFF]
+
+
 def count(mask: CardSet) -> int:
     """How many cards a set holds."""
     return mask.bit_count()

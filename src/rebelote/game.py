@@ -58,6 +58,7 @@ class Game:
         self.sides = 3 if n == 3 else 2
         """Scoring sides: two teams with 4 players, each player with 2 or 3."""
         self.totals = [0] * self.sides
+        self._totals_seen: tuple[int, ...] = tuple(self.totals)
         self.reserve = 0
         self.winner: int | None = None
         self.current: HandState | None = None
@@ -132,14 +133,15 @@ class Game:
         """Apply an action to the current hand; a finished hand is scored at once and,
         when the game deals its own cards, the next one is dealt. ``announce`` and
         ``belote`` are passed to :meth:`HandState.play` with a card."""
-        if self.current is None or self.is_over:
+        hand = self.current
+        if hand is None or self.winner is not None:
             raise WrongPhase("the game is over" if self.is_over else "no hand in progress",
                              rule="game over")
         if action < 32:
-            self.current.play(action, seat, announce, belote)
+            hand.play(action, seat, announce, belote)
         else:
-            self.current.call(action, seat)
-        if self.current.phase == OVER:
+            hand.call(action, seat)
+        if hand.phase == OVER:
             self._finish_hand()
 
     def _finish_hand(self) -> None:
@@ -149,6 +151,7 @@ class Game:
         self.scores.append(score)
         for side, points in enumerate(score.scored):
             self.totals[side] += points
+        self._totals_seen = tuple(self.totals)  # one tuple for the views of a hand
         self.reserve = score.reserve
         if hand.is_void:
             self._next_deck = _gathered_void(hand)
@@ -163,9 +166,10 @@ class Game:
     def view(self, seat: int) -> SeatView:
         """``seat``'s view of the hand in progress, with the game's scores (-1: a
         spectator's, only what is public)."""
-        if self.current is None:
+        hand = self.current
+        if hand is None:
             raise WrongPhase("no hand has been dealt", rule="no hand")
-        return make_view(self.current, seat, tuple(self.totals), self.reserve, len(self.hands))
+        return make_view(hand, seat, self._totals_seen, self.reserve, len(self.hands))
 
 
 def _gathered_void(hand: HandState) -> list[Card]:

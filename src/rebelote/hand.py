@@ -28,6 +28,7 @@ from rebelote.actions import (
     PASS,
     SURCOINCHE,
     TAKE,
+    Contract,
     action_name,
     bid_action,
     bid_of,
@@ -35,6 +36,7 @@ from rebelote.actions import (
     parse_action,
 )
 from rebelote.announcements import Announcement, announcement_of, best_team, find_announcements
+from rebelote.bidding import BIDDING, AuctionGameBidding
 from rebelote.cards import (
     ALL_TRUMP,
     BELOTE_PAIR,
@@ -43,7 +45,6 @@ from rebelote.cards import (
     NO_TRUMP,
     SUIT_MASK,
     SUIT_NAMES,
-    WIN_VALUE,
     Card,
     CardSet,
     card_name,
@@ -51,6 +52,7 @@ from rebelote.cards import (
     mode_name,
     points_table,
 )
+from rebelote.deal import check_deal, check_deck, deal_deck, deck_for
 from rebelote.errors import (
     CardNotInHand,
     IllegalAnnouncement,
@@ -59,8 +61,20 @@ from rebelote.errors import (
     NotYourTurn,
     WrongPhase,
 )
+from rebelote.phases import AUCTION, OVER, PLAY
 from rebelote.rules import Rules
 from rebelote.scoring import VOID, HandOutcome, HandScore, score_outcome, score_three
+from rebelote.tricks import (
+    LAST_TRICK_BONUS,
+    STRENGTH,
+    TRUMP_STRENGTH,
+    legal_against,
+    next_seat,
+    partner_of,
+    scaled_pair,
+    side_of,
+    team_of,
+)
 
 if TYPE_CHECKING:
     from rebelote.view import SeatView
@@ -72,48 +86,21 @@ __all__ = [
     "parse_action",
 ]
 
-# Stages of an auction game's auction.
-_BIDDING, _RAISE, _CONTRA, _AFTER_COINCHE = range(4)
 
 # -- phases -------------------------------------------------------------------------------
 
-AUCTION: Final = 0
-PLAY: Final = 1
-OVER: Final = 2
 
-_ALL_CARDS: Final = frozenset(range(32))
-_DECK_OF_THREE: Final = frozenset(c for c in range(32) if c & 7 > 1)  # no 7s and 8s
-_NEXT: Final = {4: (1, 2, 3, 0), 3: (1, 2, 0), 2: (1, 0)}
-_PARTNER: Final = {4: (2, 3, 0, 1), 3: (-1, -1, -1), 2: (-1, -1)}
-_TEAMS: Final = {4: [0, 1, 0, 1], 3: [1, 1, 1], 2: [0, 1]}
+_NEXT: Final = {n: tuple(next_seat(s, n) for s in range(n)) for n in (2, 3, 4)}
+_PARTNER: Final = {n: tuple(partner_of(s, n) for s in range(n)) for n in (2, 3, 4)}
 
 
-_DECKS: Final = {4: tuple(range(32)), 3: tuple(sorted(_DECK_OF_THREE)), 2: tuple(range(32))}
-_DECK_SETS: Final = {n: frozenset(deck) for n, deck in _DECKS.items()}
+class HandState(AuctionGameBidding):
+    """The full state of one hand, for the referee. Copy it with :meth:`copy`.
 
-
-def deck_for(players: int) -> list[Card]:
-    """The cards in play: 32, or 24 for three players (the 7s and 8s set aside)."""
-    return list(_DECKS[players])
-
-
-def deal_deck(rng: random.Random, players: int = 4) -> list[Card]:
-    """A shuffled deck (32 cards; 24 for three players).
-
-    Fisher-Yates with the swap positions read as mixed-radix digits of one 192-bit
-    random number: 32! < 2**118, so each permutation's probability is off by less than
-    2**-74 (``random.shuffle`` draws 31 numbers and costs a quarter of a random hand).
+    The auction games' bidding (stages, coinche, raise) is the
+    :class:`~rebelote.bidding.AuctionGameBidding` part; the deal's pure pieces are in
+    :mod:`rebelote.deal`, the trick rules in :mod:`rebelote.tricks`.
     """
-    deck = deck_for(players)
-    x = rng.getrandbits(192)
-    for i in range(len(deck) - 1, 0, -1):
-        x, j = divmod(x, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-class HandState:
-    """The full state of one hand, for the referee. Copy it with :meth:`copy`."""
 
     __slots__ = (
         "_after_coinche",
@@ -121,8 +108,8 @@ class HandState:
         "_belote_first",
         "_belote_said",
         "_belote_suits",
+        "_contract_cache",
         "_covered",
-        "_higher",
         "_legal",
         "_next",
         "_partner",
@@ -132,8 +119,8 @@ class HandState:
         "_retourne_holder",
         "_stage",
         "_stock",
+        "_strength",
         "_team",
-        "_win",
         "ann_points",
         "announced",
         "belote_points",
@@ -170,6 +157,7 @@ class HandState:
         "tricks_total",
         "tricks_won",
         "turn",
+        "view_cache",
     )
 
     rules: Rules
@@ -222,13 +210,16 @@ class HandState:
     _belote_first: dict[int, bool]
     _belote_said: list[tuple[int, str, Card]]
     _belote_suits: CardSet
-    _higher: tuple[CardSet, ...]
+    _contract_cache: tuple[int, int, Contract | None] | None
     _legal: CardSet
-    _points: tuple[int, ...]
     _rest: list[CardSet] | None
     _retourne_holder: int
     _stock: list[Card] | None
-    _win: tuple[int, ...]
+    _strength: tuple[tuple[int, ...], ...]
+    _points: tuple[int, ...]
+    view_cache: object
+    """Kept for :mod:`rebelote.view`: the public parts its views of this hand share
+    (None until the first view; a copy starts without)."""
 
     # -- construction -----------------------------------------------------------------
 
@@ -243,9 +234,7 @@ class HandState:
         the retourne, the rest kept back for the completion; auction games, 8 each;
         découverte (2 players), 5 face down, 5 face up on them, then 3 + 3 in hand."""
         n = rules.players
-        if len(deck) != len(_DECKS[n]) or _DECK_SETS[n] != set(deck):
-            raise ValueError(f"a deck must hold each of the {len(_DECKS[n])} cards in play "
-                             "exactly once")
+        check_deck(deck, n)
         self = cls._blank(rules, dealer)
         first = self.first
         initial = [0] * n
@@ -300,7 +289,7 @@ class HandState:
         """An auction game's hand whose 8 cards each are known (a record), ready to bid."""
         if rules.game != "auction":
             raise ValueError("from_deal is for auction games; classic hands need a retourne")
-        _check_cards(cards, 4, allow_five=False, retourne=-1)
+        check_deal(cards, 4, allow_five=False, retourne=-1)
         self = cls._blank(rules, dealer)
         masks = [sum(1 << c for c in listed) for listed in cards]
         self.initial = masks[:]
@@ -323,7 +312,7 @@ class HandState:
         face down under them in the same order.
         """
         n = rules.players
-        _check_cards(cards, n, allow_five=True, retourne=retourne)
+        check_deal(cards, n, allow_five=True, retourne=retourne)
         self = cls._blank(rules, dealer)
         if n == 2:
             self._lay_table([sum(1 << c for c in listed[:6]) for listed in cards],
@@ -363,7 +352,7 @@ class HandState:
         auction games also give the bid's level (``BID_VALUES`` index, 9 = capot) and
         the double (1, 2 after a coinche, 4 after a surcoinche)."""
         n = rules.players
-        _check_cards(cards, n, allow_five=False, retourne=-1)
+        check_deal(cards, n, allow_five=False, retourne=-1)
         if taker not in range(n):
             raise IllegalCall(f"the taker must be a seat 0..{n - 1}, not {taker!r}")
         if mode not in range(6):
@@ -401,7 +390,7 @@ class HandState:
         self.n = n
         self._next = _NEXT[n]
         self._partner = _PARTNER[n]
-        self._team = list(_TEAMS[n])
+        self._team = [side_of(s, n, -1) for s in range(n)]
         self.tricks_total = 16 if n == 2 else 8
         self.seat_points = [0] * n
         self.seat_belote = [0] * n
@@ -437,7 +426,7 @@ class HandState:
         self._ann_winner = None
         self._after_coinche = 0
         self._passes = 0
-        self._stage = _BIDDING
+        self._stage = BIDDING
         self.bid_level = -1
         self.bidder = -1
         self.double = 1
@@ -445,12 +434,13 @@ class HandState:
         self.surcoinched_by = -1
         self.belote_points = [0, 0]
         self._belote_suits = 0
+        self._contract_cache = None
+        self._strength = ()
+        self._points = ()
+        self.view_cache = None
         self._belote_first = {}
         self._belote_said = []
         self._legal = -1
-        self._points = ()
-        self._win = ()
-        self._higher = ()
         return self
 
     def copy(self) -> HandState:
@@ -461,19 +451,19 @@ class HandState:
         o._belote_first = dict(self._belote_first)
         o._belote_said = self._belote_said[:]
         o._belote_suits = self._belote_suits
-        o._higher = self._higher
+        o._contract_cache = self._contract_cache
+        o._strength = self._strength
+        o._points = self._points
         o._covered = [dict(c) for c in self._covered]
         o._legal = self._legal
         o._next = self._next
         o._partner = self._partner
         o._team = self._team[:]
         o._passes = self._passes
-        o._points = self._points
         o._rest = self._rest[:] if self._rest is not None else None
         o._retourne_holder = self._retourne_holder
         o._stage = self._stage
         o._stock = self._stock[:] if self._stock is not None else None
-        o._win = self._win
         o.ann_points = self.ann_points
         o.announced = [a[:] for a in self.announced]
         o.belote_points = self.belote_points[:]
@@ -510,6 +500,7 @@ class HandState:
         o.tricks_total = self.tricks_total
         o.tricks_won = self.tricks_won[:]
         o.turn = self.turn
+        o.view_cache = None
         return o
 
     # -- queries ----------------------------------------------------------------------
@@ -547,28 +538,6 @@ class HandState:
             named.append(CALL_ALL_TRUMP)
         return named
 
-    def _auction_calls(self) -> list[int]:
-        stage = self._stage
-        bidding_team = (self.turn & 1) == (self.bidder & 1)
-        if stage == _AFTER_COINCHE:
-            return [PASS, SURCOINCHE] if bidding_team else [PASS]
-        if stage == _CONTRA:
-            return [PASS, COINCHE]
-        if stage == _RAISE:  # the winning bidder may raise once, in his suit
-            return [PASS] + [bid_action(level, self.mode)
-                             for level in range(self.bid_level + 1, CAPOT_LEVEL + 1)]
-        modes = [0, 1, 2, 3]
-        if self.rules.auction_no_trump:
-            modes.append(NO_TRUMP)
-        if self.rules.auction_all_trump:
-            modes.append(ALL_TRUMP)
-        calls = [PASS]
-        for level in range(self.bid_level + 1, CAPOT_LEVEL + 1):
-            calls.extend(BID_BASE + level * 6 + m for m in modes)
-        if self.bidder >= 0 and not bidding_team and not self.rules.raise_after_passes:
-            calls.append(COINCHE)
-        return calls
-
     def contract_value(self) -> int:
         """Auction games: the points the contract stands for (capot per the rules)."""
         if self.bid_level == CAPOT_LEVEL:
@@ -585,31 +554,13 @@ class HandState:
     def _legal_cards(self) -> CardSet:
         if self.phase != PLAY:
             return 0
-        hand = self.hands[self.turn]
-        if not self.trick:
-            return hand
-        led = self.led
-        mode = self.mode
-        follow = hand & SUIT_MASK[led]
-        if led == mode or mode == ALL_TRUMP:
-            if follow:
-                return (follow & self._higher[self.best_card]) or follow
-            return hand
-        if follow:
-            return follow
-        if mode == NO_TRUMP:
-            return hand
-        trumps = hand & SUIT_MASK[mode]
-        if not trumps:
-            return hand
-        if self._partner[self.turn] == self.best_seat and self.rules.partner_master_free:
-            return hand
-        if self.best_value >= 16:
-            over = trumps & self._higher[self.best_card]
-            if over:
-                return over
-            return trumps if self.rules.undertrump == "required" else hand
-        return trumps
+        turn = self.turn
+        if not self.trick:  # leading: any card
+            return self.hands[turn]
+        rules = self.rules
+        return legal_against(self.hands[turn], self.led, self.best_card, self.mode,
+                             self._partner[turn] == self.best_seat, rules.undertrump,
+                             rules.partner_master_free)
 
     def legal_actions(self) -> list[int]:
         """Every action the seat to act may take now: calls, or cards."""
@@ -677,106 +628,6 @@ class HandState:
         self._complete_deal()
         self._start_play(self.hands, mode)
 
-    def _auction_call(self, action: int) -> None:
-        if action not in self._auction_calls():
-            raise self._auction_error(action)
-        caller = self.turn
-        self.calls.append(action)
-        stage = self._stage
-        nxt = (caller + 1) & 3
-        if stage == _AFTER_COINCHE:
-            self._after_coinche += 1
-            if action == SURCOINCHE:
-                self.double = 4
-                self.surcoinched_by = caller
-                self._finish_auction()
-            elif self._after_coinche == 3:
-                self._finish_auction()
-            else:
-                self.turn = nxt
-        elif stage == _RAISE:
-            if action != PASS:
-                self.bid_level = bid_of(action)[0]
-            self._stage = _CONTRA
-            self.turn = (self.bidder + 1) & 3
-        elif stage == _CONTRA:
-            if action == COINCHE:
-                self.double = 2
-                self.coinched_by = caller
-                self._stage = _AFTER_COINCHE
-                self.turn = nxt
-            elif caller == (self.bidder + 1) & 3:
-                self.turn = (self.bidder + 3) & 3
-            else:
-                self._finish_auction()
-        elif action == PASS:
-            self._passes += 1
-            if self.bidder < 0 and self._passes == 4:
-                self.phase = OVER
-                self.turn = -1
-            elif self.bidder >= 0 and self._passes == 3:
-                if self.rules.raise_after_passes:
-                    self._stage = _RAISE
-                    self.turn = self.bidder
-                else:
-                    self._finish_auction()
-            else:
-                self.turn = nxt
-        elif action == COINCHE:
-            self.double = 2
-            self.coinched_by = caller
-            self._stage = _AFTER_COINCHE
-            self.turn = nxt
-        else:
-            self.bid_level, self.mode = bid_of(action)
-            self.bidder = caller
-            self._passes = 0
-            self.turn = nxt
-
-    def _finish_auction(self) -> None:
-        self.taker = self.bidder
-        self._start_play(self.hands, self.mode)
-
-    def _auction_error(self, action: int) -> IllegalCall:
-        try:
-            name = action_name(action)
-        except ValueError:
-            return IllegalCall(f"{action!r} is not a call", rule="auction")
-        stage = self._stage
-        if action == SURCOINCHE:
-            if self.double == 1:
-                return IllegalCall("surcoinche answers a coinche: nobody has coinched",
-                                   rule="surcoinche after a coinche")
-            return IllegalCall(f"seat {self.turn} cannot surcoinche: only the bidding team can",
-                               rule="surcoinche by the bidders")
-        if action == COINCHE:
-            if self.bidder < 0:
-                return IllegalCall("there is no bid to coinche yet", rule="coinche a bid")
-            if self.double > 1:
-                return IllegalCall("the contract is already coinched", rule="one coinche")
-            if self.rules.raise_after_passes and stage == _BIDDING:
-                return IllegalCall("contra comes once the bidding is over",
-                                   rule="contra after the bidding")
-            return IllegalCall(f"seat {self.turn} cannot coinche its own team's bid",
-                               rule="coinche by the opponents")
-        if action >= BID_BASE and stage in (_AFTER_COINCHE, _CONTRA):
-            return IllegalCall(f"{name}: a coinche freezes the auction"
-                               if stage == _AFTER_COINCHE else
-                               f"{name}: the bidding is over", rule="auction frozen")
-        if action >= BID_BASE:
-            level, mode = bid_of(action)
-            if level <= self.bid_level:
-                return IllegalCall(f"{name} is not higher than the last bid "
-                                   f"{action_name(bid_action(self.bid_level, self.mode))}",
-                                   rule="bid higher than the last")
-            if stage == _RAISE and mode != self.mode:
-                return IllegalCall(f"{name}: a raise keeps the suit "
-                                   f"{mode_name(self.mode)}", rule="raise in the same suit")
-            return IllegalCall(f"{name}: {mode_name(mode)} cannot be bid under these rules",
-                               rule="SA/TA option")
-        return IllegalCall(f"{name} is not a call of this auction (pass, a bid such as "
-                           "80H or capotS, coinche, surcoinche)", rule="auction")
-
     def _complete_deal(self) -> None:
         if self.n == 2:  # découverte: everything is dealt already
             return
@@ -805,14 +656,12 @@ class HandState:
             for seat in range(2):
                 for covered in self._covered[seat].values():
                     self.dealt[seat] |= 1 << covered
-        if self.n == 3:  # each for himself: the taker against the other two
-            self._team = [0 if s == self.taker else 1 for s in range(3)]
+        self._team = [side_of(s, self.n, self.taker) for s in range(self.n)]
+        self._strength = STRENGTH[mode]
+        self._points = points_table(mode, self.rules.all_trump_points)
         self.mode = mode
         self.phase = PLAY
         self.turn = self.first
-        self._points = points_table(mode, self.rules.all_trump_points)
-        self._win = WIN_VALUE[mode]
-        self._higher = HIGHER[mode]
         suits: tuple[int, ...]
         if mode == NO_TRUMP:
             suits = ()
@@ -875,12 +724,10 @@ class HandState:
             self.led = card >> 3
             self.best_card = card
             self.best_seat = player
-            self.best_value = self._win[card]
+            self.best_value = self._strength[card >> 3][card]
             self.trick_leaders.append(player)
         else:
-            v = self._win[card]
-            if v < 16 and card >> 3 != self.led:
-                v = 0
+            v = self._strength[self.led][card]
             if v > self.best_value:
                 self.best_value = v
                 self.best_card = card
@@ -891,14 +738,12 @@ class HandState:
             self.turn = self._next[player]
             return
         winner = self.best_seat
-        pts = self._points
         team = self._team[winner]
-        if self.n == 4:
-            points = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
-        else:
-            points = 0
-            for c in trick:
-                points += pts[c]
+        last = len(self.trick_winners) == self.tricks_total - 1
+        pts = self._points  # the trick's value (tricks.trick_points), summed in place
+        points = LAST_TRICK_BONUS if last else 0
+        for c in trick:
+            points += pts[c]
         self.card_points[team] += points
         self.seat_points[winner] += points
         self.tricks_won[team] += 1
@@ -908,9 +753,7 @@ class HandState:
         n = len(self.trick_winners)
         if n == 1 and self.rules.announcements:
             self._compare_announcements()
-        if n == self.tricks_total:
-            self.card_points[team] += 10
-            self.seat_points[winner] += 10
+        if last:
             self.phase = OVER
             self.turn = -1
 
@@ -939,7 +782,7 @@ class HandState:
                                "(trump led: overtrump if you can)", rule="must overtrump")
         trumps = hand & SUIT_MASK[self.mode] if self.mode < 4 else 0
         if suit != self.mode:
-            if self.best_value >= 16 and not trumps & self._higher[self.best_card]:
+            if self.best_value >= TRUMP_STRENGTH and not trumps & HIGHER[self.mode][self.best_card]:
                 return IllegalPlay(f"{name} is illegal: seat {seat} cannot overtrump but must "
                                    "still play a trump (pisser)", rule="must undertrump")
             return IllegalPlay(f"{name} is illegal: seat {seat} cannot follow "
@@ -969,10 +812,10 @@ class HandState:
             held = self.dealt[seat]
             mine = self.announced[seat]
             if any(a.cards & held != a.cards for a in mine):
-                false_team[seat & 1] = True
+                false_team[team_of(seat)] = True
             valid.append(mine)
         for seat in range(4):
-            if false_team[seat & 1]:
+            if false_team[team_of(seat)]:
                 valid[seat] = []
         team = best_team(valid, self.mode, self.first, self.taker,
                          self.rules.announcement_tie, self.rules.trump_sequence_wins)
@@ -1009,6 +852,30 @@ class HandState:
         return self._belote_said[:]
 
     @property
+    def belote_log(self) -> list[tuple[int, str, Card]]:
+        """The belote events themselves, a list that only grows (views keep it with its
+        length when they are made); read it, never change it."""
+        return self._belote_said
+
+    def contract_info(self) -> Contract | None:
+        """The contract as the table knows it (:attr:`SeatView.contract_info`): None
+        before any bid or take and in a voided hand; in an auction game's bidding the
+        highest bid so far; then the contract played (``final``)."""
+        cached = self._contract_cache
+        if cached is not None and cached[0] == len(self.calls) and cached[1] == self.taker:
+            return cached[2]
+        info: Contract | None = None
+        if self.rules.game != "auction":
+            if self.taker >= 0:
+                info = Contract(self.taker, self.mode, final=True)
+        elif self.bidder >= 0:
+            info = Contract(self.bidder, self.mode, self.bid_level,
+                            bid_value(self.bid_level, self.rules.capot_bid_value), self.double,
+                            self.coinched_by, self.surcoinched_by, self.taker >= 0)
+        self._contract_cache = (len(self.calls), self.taker, info)
+        return info
+
+    @property
     def announcement_winner(self) -> int | None:
         """Team whose announcements scored (known once trick 1 is over)."""
         return self._ann_winner
@@ -1034,12 +901,10 @@ class HandState:
     def scaled_card_points(self) -> tuple[int, int]:
         """Card points with the dix de der, on the 162 scale (tout atout 'scaled')."""
         a, b = self.card_points
-        if self.mode == ALL_TRUMP and self.rules.all_trump_points == "scaled":
-            t = self._team[self.taker]
-            mine = (a, b)[t] * 162
-            taker_pts = (mine + 129) // 258  # nearest, halves up
-            return (taker_pts, 162 - taker_pts) if t == 0 else (162 - taker_pts, taker_pts)
-        return a, b
+        if self.taker < 0:
+            return a, b
+        return scaled_pair((a, b), self.mode, self.rules.all_trump_points,
+                           self._team[self.taker])
 
     def score(self, reserve: int = 0) -> HandScore:
         """The hand's score (RULES.md §8) with ``reserve`` carried in from earlier ties."""
@@ -1075,31 +940,3 @@ class HandState:
         from rebelote.view import make_view
 
         return make_view(self, seat)
-
-
-def _check_cards(cards: Sequence[Sequence[Card]], n: int, allow_five: bool,
-                 retourne: int) -> None:
-    if len(cards) != n:
-        raise ValueError(f"a deal lists the cards of {n} seats")
-    seen: set[int] = set()
-    sizes = {len(c) for c in cards}
-    for listed in cards:
-        for c in listed:
-            if not isinstance(c, int) or not 0 <= c < 32:
-                raise ValueError(f"{c!r} is not a card")
-            if c in seen:
-                raise ValueError(f"{card_name(c)} is dealt twice")
-            if n == 3 and c & 7 < 2:
-                raise ValueError(f"{card_name(c)} is not in play with three players "
-                                 "(the 7s and 8s are set aside)")
-            seen.add(c)
-    if allow_five and sizes == {5} and n != 2:
-        if retourne in seen:
-            raise ValueError(f"the retourne {card_name(retourne)} is also in a hand")
-        return
-    size = 16 if n == 2 else 8
-    if sizes != {size}:
-        raise ValueError(f"each seat must hold {size} cards once the deal is complete"
-                         + (" (or 5 cards in a voided hand)" if allow_five and n != 2 else ""))
-    if allow_five and n != 2 and retourne not in seen:
-        raise ValueError(f"the retourne {card_name(retourne)} must be in the taker's hand")

@@ -74,6 +74,12 @@ def strength(card: Card, contract: int, led: int) -> int:
     return v
 
 
+STRENGTH: Final = tuple(
+    tuple(tuple(strength(c, contract, led) for c in range(32)) for led in range(4))
+    for contract in range(6))
+"""``STRENGTH[contract][led][card]``: :func:`strength` as a table, for the hot loops."""
+
+
 def beats(card: Card, best: Card, contract: int) -> bool:
     """Whether ``card`` beats ``best``, the card winning the trick so far (its suit or a
     trump: the trick's suit led is ``best``'s unless ``best`` is a trump, and then a

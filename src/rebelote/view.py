@@ -2,23 +2,32 @@
 
 Bots and clients only ever receive a :class:`SeatView`; the full
 :class:`~rebelote.hand.HandState` stays with the referee. The separation is structural:
-a view holds no reference to the state it was made from.
+a view holds no reference to the state it was made from, only to the state's public
+records that only ever grow (the calls, the cards played, the tricks' leaders and
+winners, the belote said), with their lengths when the view was made.
+
+Views are cheap: a view copies a dozen values when it is made and builds the rest
+(the tricks, the calls, the announcements) the first time they are read, from those
+records cut at the lengths it saw, so a bot that reads only ``legal_actions`` pays for
+nothing else. A view never changes once made.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Final
 
-from rebelote.actions import Contract, bid_value
-from rebelote.cards import Card, CardSet, cards_of
+from rebelote.actions import Contract
+from rebelote.cards import Card, CardSet, cards_of, cards_tuple
+from rebelote.phases import PHASE_NAMES, PLAY
 from rebelote.rules import Rules
-from rebelote.tricks import teams
+from rebelote.tricks import side_of, teams, trick_points, trick_winner
 
 if TYPE_CHECKING:
+    from rebelote.announcements import Announcement
     from rebelote.hand import HandState
 
-PHASE_NAMES = ("auction", "play", "over")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,139 +53,417 @@ class Trick:
         return (self.leader + index) % players
 
 
-@dataclass(frozen=True, slots=True)
+_TEAMS: Final = {n: teams(n) for n in (2, 3, 4)}
+_NOT_SCORED: Final[tuple[int | None, tuple[int, int]]] = (None, (0, 0))
+
+
+class _Table:
+    """What every view of one hand shares: the hand's constants and its growing
+    public records (lists that only grow; each view keeps its own lengths)."""
+
+    __slots__ = ("announced", "belote", "calls", "contracts", "dealer", "face_up",
+                 "first_hand", "hand_number", "leaders", "played", "players", "reserve",
+                 "retourne", "rules", "scored", "totals", "winners")
+
+    def __init__(self, rules: Rules, dealer: int, first_hand: int, players: int,
+                 retourne: Card, totals: tuple[int, ...], reserve: int, hand_number: int,
+                 calls: list[int], played: list[Card], leaders: list[int],
+                 winners: list[int], belote: list[tuple[int, str, Card]]) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.first_hand = first_hand
+        self.players = players
+        self.retourne = retourne
+        self.totals = totals
+        self.reserve = reserve
+        self.hand_number = hand_number
+        self.calls = calls
+        self.played = played
+        self.leaders = leaders
+        self.winners = winners
+        self.belote = belote
+        self.face_up: dict[int, tuple[CardSet, ...]] = {}
+        """Découverte: the face-up table cards after each number of cards played."""
+        self.contracts: dict[int, Contract | None] = {}
+        """The contract after each number of calls."""
+        self.scored: tuple[int | None, tuple[int, int]] = _NOT_SCORED
+        """The announcements' winner and points, once trick 1 is over."""
+        self.announced: list[list[Announcement]] = []
+        """The hand's list of each seat's declared announcements (filled in trick 1)."""
+
+
+def _field(name: str, doc: str) -> Any:
+    """A read-only attribute stored in slot ``_name``."""
+    return property(attrgetter("_" + name), doc=doc)
+
+
+def _shared(name: str, doc: str) -> Any:
+    """A read-only attribute of the hand's shared :class:`_Table`."""
+    return property(attrgetter("_table_." + name), doc=doc)
+
+
 class SeatView:
-    """Everything seat ``seat`` may know about the hand in progress.
+    """Everything seat ``seat`` may know about the hand in progress (immutable).
 
     ``contract`` is the contract's kind as an int (-1 before it is known); the whole
     contract (who holds it, its level and value, its double) is ``contract_info``.
+    Build one with :meth:`HandState.view` or :meth:`Game.view`; the keyword constructor
+    takes every field (``FIELDS``) for tests and tools.
     """
 
-    seat: int
-    rules: Rules
-    dealer: int
-    first_hand: int
-    phase: str
-    turn: int
-    hand: CardSet
-    retourne: Card
-    calls: tuple[int, ...]
-    taker: int
-    contract: int
-    tricks: tuple[Trick, ...]
-    trick: Trick | None
-    card_points: tuple[int, int]
-    announcements: tuple[PublicAnnouncement, ...]
-    announcement_winner: int | None
-    belote_said: tuple[tuple[int, str, Card], ...]
-    legal_actions: tuple[int, ...]
-    table: tuple[CardSet, ...] = ()
-    """Découverte: each seat's face-up table cards (public)."""
-    totals: tuple[int, ...] = (0, 0)
-    reserve: int = 0
-    hand_number: int = 0
-    master: int = -1
-    """The seat winning the current trick so far ('maître'); -1 with no card on it."""
-    contract_info: Contract | None = None
-    """The contract as the table knows it: during an auction game's bidding the highest
-    bid so far (``final`` False), then the contract played (``final`` True: bidder =
-    taker, level/value, double 1 / 2 coinche-contra / 4 surcoinche-recontra); None
-    before any bid or take, and in a voided hand."""
-    teams: tuple[int, ...] = (0, 1, 0, 1)
-    """The team of each seat: ``seat & 1`` with four players; with two or three players
-    each seat is its own team. (With three, ``card_points`` counts the taker's side 0
-    against the defense's 1.)"""
-    announcement_points: tuple[int, int] = (0, 0)
-    """Announcement points that scored, per team, once trick 1 is over (only the
-    comparison's winner has any)."""
-    announcement_seats: tuple[int, ...] = ()
-    """The seats whose announcements scored, once trick 1 is over."""
+    FIELDS: Final = (
+        "seat", "rules", "dealer", "first_hand", "phase", "turn", "hand", "retourne",
+        "calls", "taker", "contract", "tricks", "trick", "card_points", "announcements",
+        "announcement_winner", "belote_said", "legal_actions", "table", "totals", "reserve",
+        "hand_number", "master", "contract_info", "teams", "announcement_points",
+        "announcement_seats",
+    )
+
+    __slots__ = (  # noqa: RUF023 - grouped by what they are
+        "_table_", "_seat", "_phase", "_turn", "_hand", "_legal_actions",
+        # how far the shared records went when the view was made
+        "_n_calls", "_n_played",
+        # built from them on first read
+        "_calls", "_tricks", "_trick", "_announcements", "_belote_said", "_seats_scored",
+        "_card_points",
+    )
+
+    _table_: _Table
+    _seat: int
+    _phase: int
+    _turn: int
+    _hand: CardSet
+    _legal_actions: tuple[int, ...]
+    _n_calls: int
+    _n_played: int
+    _calls: tuple[int, ...]
+    _tricks: tuple[Trick, ...]
+    _trick: Trick | None
+    _announcements: tuple[PublicAnnouncement, ...]
+    _belote_said: tuple[tuple[int, str, Card], ...]
+    _seats_scored: tuple[int, ...]
+    _card_points: tuple[int, int]
+
+    seat: int = _field("seat", "The seat this view is for; -1: a spectator.")
+    rules: Rules = _shared("rules", "The rules of the game.")
+    dealer: int = _shared("dealer", "The dealer's seat.")
+    first_hand: int = _shared("first_hand", "First hand: the seat after the dealer.")
+    turn: int = _field("turn", "The seat to act; -1 when nobody is.")
+    hand: CardSet = _field("hand", "This seat's cards (0 for a spectator).")
+    retourne: Card = _shared("retourne", "The turned card (classic); -1 if none.")
+    legal_actions: tuple[int, ...] = _field(
+        "legal_actions", "What this seat may do now (empty when it is not its turn).")
+    totals: tuple[int, ...] = _shared("totals", "The game's totals before this hand.")
+    reserve: int = _shared("reserve", "The litige reserve carried into this hand.")
+    hand_number: int = _shared("hand_number", "The hand's number in the game (1, 2, ...).")
+
+    def __init__(self, **fields: Any) -> None:
+        """A view from every field by name (see ``FIELDS``); missing ones take the
+        value of a hand not started."""
+        unknown = set(fields) - set(self.FIELDS)
+        if unknown:
+            raise TypeError(f"SeatView has no field {', '.join(sorted(unknown))}")
+        for name in ("seat", "rules", "dealer", "first_hand"):
+            if name not in fields:
+                raise TypeError(f"SeatView needs {name!r}")
+        v: dict[str, Any] = {
+            "calls": (), "taker": -1, "contract": -1, "tricks": (), "trick": None,
+            "card_points": (0, 0), "announcements": (), "announcement_winner": None,
+            "belote_said": (), "legal_actions": (), "table": (), "totals": (0, 0),
+            "reserve": 0, "hand_number": 0, "master": -1, "contract_info": None,
+            "teams": (0, 1, 0, 1), "announcement_points": (0, 0), "announcement_seats": (),
+            "retourne": -1, "phase": "auction", "turn": -1, "hand": 0,
+        } | fields
+        played = [c for t in v["tricks"] for c in t.cards]
+        if v["trick"] is not None:
+            played += v["trick"].cards
+        table = _Table(v["rules"], v["dealer"], v["first_hand"], len(v["teams"]),
+                       v["retourne"], v["totals"], v["reserve"], v["hand_number"],
+                       list(v["calls"]), played, [], [], list(v["belote_said"]))
+        table.face_up = {len(played): v["table"]}
+        info = v["contract_info"]
+        if info is None and v["contract"] >= 0:  # a contract given by its kind and taker
+            info = Contract(v["taker"], v["contract"], final=v["taker"] >= 0)
+        table.contracts = {len(v["calls"]): info}
+        table.scored = (v["announcement_winner"], v["announcement_points"])
+        table.announced = [[] for _ in v["teams"]]
+        self._table_ = table
+        self._phase = PHASE_NAMES.index(v["phase"])
+        for name in ("seat", "turn", "hand", "card_points", "legal_actions", "calls",
+                     "tricks", "trick", "announcements", "belote_said"):
+            setattr(self, "_" + name, v[name])
+        self._seats_scored = v["announcement_seats"]
+        self._n_calls = len(v["calls"])
+        self._n_played = len(played) if not v["tricks"] and v["trick"] is None else \
+            max(len(played), table.players * len(v["tricks"]))
+
+    @property
+    def phase(self) -> str:
+        """``auction``, ``play`` or ``over``."""
+        return PHASE_NAMES[self._phase]
+
+    @property
+    def contract_info(self) -> Contract | None:
+        """The contract as the table knows it: during an auction game's bidding the
+        highest bid so far (``final`` False), then the contract played (``final`` True:
+        bidder = taker, level and value, double 1 / 2 coinche-contra / 4
+        surcoinche-recontra, who doubled); None before any bid or take, and in a voided
+        hand."""
+        return self._table_.contracts[self._n_calls]
+
+    @property
+    def card_points(self) -> tuple[int, int]:
+        """Card points won so far by each side, the dix de der included once the last
+        trick is won (raw: tout atout 'scaled' counts trump values; three players: the
+        taker's side 0, the defense 1)."""
+        try:
+            return self._card_points
+        except AttributeError:
+            t = self._table_
+            n = t.players
+            points = [0, 0]
+            kind = self.contract
+            last = (16 if n == 2 else 8) - 1
+            for i, trick in enumerate(self.tricks):
+                assert trick.winner is not None
+                points[side_of(trick.winner, n, self.taker)] += trick_points(
+                    trick.cards, kind, t.rules.all_trump_points, i == last)
+            result = self._card_points = (points[0], points[1])
+            return result
+
+    @property
+    def taker(self) -> int:
+        """The taker's seat once the auction is over, else -1."""
+        info = self.contract_info
+        return info.bidder if info is not None and info.final else -1
+
+    @property
+    def contract(self) -> int:
+        """The contract's kind: 0..3 trump suit, 4 SA, 5 TA; -1 before it is known
+        (auction games: the kind of the highest bid so far)."""
+        info = self.contract_info
+        return info.kind if info is not None else -1
+
+    @property
+    def table(self) -> tuple[CardSet, ...]:
+        """Découverte: each seat's face-up table cards (public); () otherwise."""
+        return self._table_.face_up[self._n_played] if self._table_.players == 2 else ()
+
+    @property
+    def master(self) -> int:
+        """The seat winning the current trick so far ('maître'); -1 with no card on it."""
+        trick = self.trick
+        if trick is None:
+            return -1
+        return trick_winner(trick.leader, trick.cards, self.contract, self._table_.players)
+
+    @property
+    def _scored(self) -> tuple[int | None, tuple[int, int]]:
+        t = self._table_
+        return t.scored if self._n_played >= t.players else _NOT_SCORED
+
+    @property
+    def announcement_winner(self) -> int | None:
+        """The team whose announcements scored, once trick 1 is over."""
+        return self._scored[0]
+
+    @property
+    def announcement_points(self) -> tuple[int, int]:
+        """Announcement points that scored, per team, once trick 1 is over (only the
+        comparison's winner has any)."""
+        return self._scored[1]
+
+    @property
+    def _announced(self) -> list[list[Announcement]]:
+        """Each seat's declared announcements as of this view: a seat declares with its
+        first card, so those who had not played yet in trick 1 have none."""
+        t = self._table_
+        n = t.players
+        if self._n_played >= n:
+            return t.announced
+        declared: list[list[Announcement]] = [[] for _ in range(n)]
+        for k in range(self._n_played):
+            s = (t.first_hand + k) % n
+            declared[s] = t.announced[s]
+        return declared
+
+    # -- what is built on first read ------------------------------------------------------
+
+    @property
+    def calls(self) -> tuple[int, ...]:
+        """Every call of the auction so far, in order from first hand."""
+        try:
+            return self._calls
+        except AttributeError:
+            calls = self._calls = tuple(self._table_.calls[:self._n_calls])
+            return calls
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks, in order, each with its winner."""
+        try:
+            return self._tricks
+        except AttributeError:
+            t = self._table_
+            n = t.players
+            played, leaders, winners = t.played, t.leaders, t.winners
+            tricks = self._tricks = tuple(
+                Trick(leaders[i], tuple(played[n * i:n * i + n]), winners[i])
+                for i in range(self._n_played // n))
+            return tricks
+
+    @property
+    def trick(self) -> Trick | None:
+        """The trick on the table (its cards so far), None between tricks."""
+        try:
+            return self._trick
+        except AttributeError:
+            t = self._table_
+            done = self._n_played // t.players
+            start = done * t.players
+            trick = None
+            if self._n_played > start:
+                trick = Trick(t.leaders[done], tuple(t.played[start:self._n_played]))
+            self._trick = trick
+            return trick
+
+    @property
+    def belote_said(self) -> tuple[tuple[int, str, Card], ...]:
+        """The belote events so far: (seat, ``belote`` | ``rebelote``, the card)."""
+        try:
+            return self._belote_said
+        except AttributeError:
+            t = self._table_  # each belote is said with a card: those played by then
+            played = set(t.played[:self._n_played])
+            said = self._belote_said = tuple(e for e in t.belote if e[2] in played)
+            return said
+
+    @property
+    def announcements(self) -> tuple[PublicAnnouncement, ...]:
+        """Every announcement declared: kind and points for all, the cards for their
+        owner and, once trick 1 is over, for the team whose announcements scored."""
+        try:
+            return self._announcements
+        except AttributeError:
+            winner = self._scored[0]
+            out = []
+            for s, declared in enumerate(self._announced):
+                for a in declared:
+                    visible = s == self._seat or (winner is not None and winner == (s & 1))
+                    out.append(PublicAnnouncement(s, a.kind, a.points,
+                                                  a.cards if visible else None))
+            anns = self._announcements = tuple(out)
+            return anns
+
+    @property
+    def announcement_seats(self) -> tuple[int, ...]:
+        """The seats whose announcements scored, once trick 1 is over."""
+        try:
+            return self._seats_scored
+        except AttributeError:
+            winner, points = self._scored
+            seats: tuple[int, ...] = ()
+            if winner is not None and max(points):
+                seats = tuple(s for s in (winner, winner + 2) if self._announced[s])
+            self._seats_scored = seats
+            return seats
+
+    @property
+    def teams(self) -> tuple[int, ...]:
+        """The team of each seat: ``seat & 1`` with four players; with two or three
+        players each seat is its own team. (With three, ``card_points`` counts the
+        taker's side 0 against the defense's 1.)"""
+        return _TEAMS[self._table_.players]
+
+    # -- helpers ------------------------------------------------------------------------
 
     @property
     def my_turn(self) -> bool:
         """Whether this seat is the one to act."""
-        return self.turn == self.seat
+        return self._turn == self._seat
 
     def played_cards(self) -> CardSet:
         """Every card played so far (all public)."""
         m = 0
-        for t in self.tricks:
-            for c in t.cards:
-                m |= 1 << c
-        if self.trick is not None:
-            for c in self.trick.cards:
-                m |= 1 << c
+        for c in self._table_.played[:self._n_played]:
+            m |= 1 << c
         return m
 
     def hand_cards(self) -> list[Card]:
         """This seat's cards as a list."""
-        return cards_of(self.hand)
+        return cards_of(self._hand)
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SeatView):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "SeatView(" + ", ".join(f"{name}={getattr(self, name)!r}"
+                                       for name in self.FIELDS) + ")"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self._values(),))
+
+
+_new_view = object.__new__
+
+
+def _rebuild(values: tuple[Any, ...]) -> SeatView:
+    return SeatView(**dict(zip(SeatView.FIELDS, values, strict=True)))
 
 
 def make_view(state: HandState, seat: int, totals: tuple[int, ...] = (0, 0),
               reserve: int = 0, hand_number: int = 0) -> SeatView:
     """Build ``seat``'s view of ``state`` (only what that seat may know); seat -1 is a
     spectator's view: only what is public."""
-    if seat not in range(state.n) and seat != -1:
-        raise ValueError(f"a seat is 0..{state.n - 1}, or -1 for a spectator, not {seat!r}")
-    tricks = []
-    played = state.played
-    for i, winner in enumerate(state.trick_winners):
-        n = state.n
-        tricks.append(Trick(state.trick_leaders[i], tuple(played[n * i:n * i + n]), winner))
-    current = None
-    if state.trick:
-        current = Trick(state.trick_leaders[-1], tuple(state.trick))
-    shown = state.trick_number >= 1
-    anns = []
-    ann_winner = state.announcement_winner if shown else None
-    for s in range(state.n):
-        for a in state.announced[s]:
-            visible = s == seat or (shown and ann_winner == (s & 1))
-            anns.append(PublicAnnouncement(s, a.kind, a.points, a.cards if visible else None))
-    scored_seats: tuple[int, ...] = ()
-    ann_points = (0, 0)
-    if ann_winner is not None and max(state.ann_points):
-        ann_points = state.ann_points
-        scored_seats = tuple(s for s in (ann_winner, ann_winner + 2) if state.announced[s])
-    return SeatView(
-        seat=seat,
-        rules=state.rules,
-        dealer=state.dealer,
-        first_hand=state.first,
-        phase=PHASE_NAMES[state.phase],
-        turn=state.turn,
-        hand=state.hands[seat] if seat >= 0 else 0,
-        retourne=state.retourne,
-        calls=tuple(state.calls),
-        taker=state.taker,
-        contract=state.mode,
-        tricks=tuple(tricks),
-        trick=current,
-        card_points=(state.card_points[0], state.card_points[1]),
-        announcements=tuple(anns),
-        announcement_winner=ann_winner,
-        belote_said=tuple(state.belote_said),
-        legal_actions=tuple(state.legal_actions()) if state.turn == seat >= 0 else (),
-        table=tuple(state.table_up) if state.n == 2 else (),
-        totals=totals,
-        reserve=reserve,
-        hand_number=hand_number,
-        master=state.best_seat if state.trick else -1,
-        contract_info=contract_of(state),
-        teams=teams(state.n),
-        announcement_points=ann_points,
-        announcement_seats=scored_seats,
-    )
+    n = state.n
+    if not -1 <= seat < n or not isinstance(seat, int):
+        raise ValueError(f"a seat is 0..{n - 1}, or -1 for a spectator, not {seat!r}")
+    table = state.view_cache
+    if not (isinstance(table, _Table) and table.totals == totals
+            and table.reserve == reserve and table.hand_number == hand_number):
+        table = state.view_cache = _Table(
+            state.rules, state.dealer, state.first, n, state.retourne, totals, reserve,
+            hand_number, state.calls, state.played, state.trick_leaders, state.trick_winners,
+            state.belote_log)
+        table.announced = state.announced
+        _trick_one(state, table)
+    if n == 2:  # découverte: the table as it stands, by cards played
+        table.face_up.setdefault(len(state.played), tuple(state.table_up))
+    v = _new_view(SeatView)
+    v._table_ = table
+    v._seat = seat
+    v._phase = phase = state.phase
+    v._turn = turn = state.turn
+    v._hand = state.hands[seat] if seat >= 0 else 0
+    v._n_played = played = len(state.played)
+    v._n_calls = n_calls = len(state.calls)
+    if phase == PLAY:
+        v._legal_actions = cards_tuple(state.legal_cards()) if turn == seat else ()
+        if played <= n:  # trick 1: the announcements' comparison comes at its end
+            _trick_one(state, table)
+    else:
+        v._legal_actions = tuple(state.legal_calls()) if turn == seat >= 0 else ()
+    if n_calls not in table.contracts:
+        table.contracts[n_calls] = state.contract_info()
+    return v
+
+
+def _trick_one(state: HandState, table: _Table) -> None:
+    """Once trick 1 is over, keep whose announcements scored (for the later views)."""
+    if state.trick_winners:
+        winner = state.announcement_winner
+        if winner is not None:
+            table.scored = (winner, state.ann_points)
 
 
 def contract_of(state: HandState) -> Contract | None:
     """The public contract of ``state`` (see :attr:`SeatView.contract_info`)."""
-    final = state.taker >= 0
-    if state.rules.game != "auction":
-        return Contract(state.taker, state.mode, final=True) if final else None
-    if state.bidder < 0:
-        return None
-    return Contract(state.bidder, state.mode, state.bid_level,
-                    bid_value(state.bid_level, state.rules.capot_bid_value), state.double,
-                    state.coinched_by, state.surcoinched_by, final)
+    return state.contract_info()

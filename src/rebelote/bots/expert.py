@@ -19,6 +19,7 @@ import random
 import statistics
 import time
 
+from rebelote.actions import bid_value, is_bid
 from rebelote.bots import actions_of
 from rebelote.bots.heuristic import (
     NAME_THRESHOLD,
@@ -35,9 +36,11 @@ from rebelote.bots.knowledge import (
 )
 from rebelote.cards import (
     ACE,
+    ALL_TRUMP,
     BELOTE_PAIR,
     JACK,
     NINE,
+    NO_TRUMP,
     TEN,
     Card,
     CardSet,
@@ -46,7 +49,6 @@ from rebelote.cards import (
     points_table,
 )
 from rebelote.hand import (
-    BID_BASE,
     CALL_SPADES,
     CAPOT_LEVEL,
     COINCHE,
@@ -59,6 +61,7 @@ from rebelote.hand import (
 )
 from rebelote.scoring import HandOutcome, score_outcome
 from rebelote.solver import Solver, child_position, position_from_view, position_of, rollouts, warm
+from rebelote.tricks import partner_of, side_of, team_of
 from rebelote.view import SeatView
 
 # How the taking side's real card points compare with the exact value (the expert on
@@ -97,7 +100,7 @@ deals take 5-30 ms each."""
 NO_TRUMP_MIN_MS = 100
 """With a shorter budget, sans atout and tout atout are not solved for (their deals
 take up to 0.3 s each)."""
-NO_TRUMP_MODES = (4, 5)
+NO_TRUMP_MODES = (NO_TRUMP, ALL_TRUMP)
 """Sans atout and tout atout, bid from solved deals where the rules allow them."""
 
 
@@ -108,12 +111,12 @@ def calibrated_result(hand: HandState, exact: int) -> tuple[float, float]:
     over the calibration (real play falls ``EXACT_SHORTFALL`` short of the exact value;
     an exact capot is made ``EXACT_CAPOT_MADE`` of the time). Announcements are left out."""
     rules = hand.rules
-    team = hand.taker & 1
+    team = team_of(hand.taker)
     belote = [0, 0]
     pair = BELOTE_PAIR[hand.mode] if hand.mode < 4 else 0
     for seat in range(4):
         if pair and hand.hands[seat] & pair == pair:
-            belote[seat & 1] = 20
+            belote[team_of(seat)] = 20
     auction = rules.game == "auction"
 
     def scored(points: int, capot: int | None) -> tuple[float, float]:
@@ -247,7 +250,7 @@ class SampledBidder(HeuristicBot):
         extra = 8 - own.bit_count()  # classic: the taker's completion
         bids = []  # (seat, mode, level) of every bid so far
         for i, call in enumerate(view.calls):
-            if call >= BID_BASE:
+            if is_bid(call):
                 level, mode = bid_of(call)
                 if mode < 4:
                     bids.append(((view.first_hand + i) % 4, mode, level))
@@ -271,7 +274,8 @@ class SampledBidder(HeuristicBot):
                     k += 8
             fits = all(
                 contract_points(mask_of(hands[seat]), mode,
-                                (view.first_hand - seat) % 2 == 0) >= 80 + 10 * level - 40
+                                team_of(view.first_hand) == team_of(seat))
+                >= bid_value(level) - 40
                 for seat, mode, level in bids if seat != me) and all(
                 self._would_pass(five[seat], view.retourne, second) for seat, second in passes)
             # after many misses, take what comes: the bids only shade the sampling
@@ -306,7 +310,7 @@ class SampledBidder(HeuristicBot):
         """The taking side's exact value, on the 162 scale (kept for the decision)."""
         key = ("value", tuple(hand.hands), hand.taker, hand.mode)
         if key not in self._memo:
-            pos = position_of(hand, max_team=hand.taker & 1)
+            pos = position_of(hand, max_team=team_of(hand.taker))
             self._memo[key] = round(self.solver.value(pos) * pos.scale)
             self._solves += 1
         return self._memo[key]
@@ -314,9 +318,9 @@ class SampledBidder(HeuristicBot):
     def _at_least(self, hand: HandState, seat: int, points: int) -> bool:
         """Whether ``seat``'s side makes at least ``points`` (162 scale) in ``hand``:
         one null-window search, kept for the decision."""
-        key = ("at_least", tuple(hand.hands), hand.taker, hand.mode, seat & 1, points)
+        key = ("at_least", tuple(hand.hands), hand.taker, hand.mode, team_of(seat), points)
         if key not in self._memo:
-            pos = position_of(hand, max_team=seat & 1)
+            pos = position_of(hand, max_team=team_of(seat))
             self._memo[key] = int(self.solver.at_least(
                 pos, math.ceil(points / pos.scale - 1e-9)))
             self._solves += 1
@@ -328,7 +332,7 @@ class SampledBidder(HeuristicBot):
         ``COINCHE_WORLDS`` sampled deals played by ``taker`` in ``mode`` (each deal solved
         once, exactly: a coinche's worth depends on the points, not only on the contract
         made), the score difference seen from this seat's side."""
-        sign = 1 if view.seat & 1 == 0 else -1
+        sign = 1 if team_of(view.seat) == 0 else -1
         out: list[list[tuple[float, float]]] = [[] for _ in doubles]
         first = COINCHE_WORLDS if self._worlds_now is None else max(
             MIN_BID_WORLDS, self._worlds_now // 2)
@@ -368,8 +372,8 @@ class SampledBidder(HeuristicBot):
         short = self.budget_ms is not None and self.budget_ms < NO_TRUMP_MIN_MS
         if not self.no_trump_bids or short or action in (COINCHE, SURCOINCHE):
             return action
-        last = max((a for a in view.calls if a >= BID_BASE), default=-1)
-        if last >= 0 and self._bidder_of(view, last) == (view.seat + 2) % 4:
+        info = view.contract_info  # the highest bid so far
+        if info is not None and info.bidder == partner_of(view.seat):
             return action  # partner's contract: the model raises it or passes
         best, best_made = action, -1.0
         for mode in NO_TRUMP_MODES:
@@ -449,20 +453,19 @@ class SampledBidder(HeuristicBot):
                           else self._made(view, a - CALL_SPADES) if a >= CALL_SPADES
                           else self.take_probability) for a in actions}
         values: dict[int, float] = dict.fromkeys(actions, 0.0)
-        last = max((a for a in view.calls if a >= BID_BASE), default=-1)
+        info = view.contract_info  # the highest bid so far
         for action in actions:
-            if action in (COINCHE, SURCOINCHE) and last >= 0:
-                level, mode = bid_of(last)
+            if action in (COINCHE, SURCOINCHE) and info is not None:
                 doubles = (1, 2) if action == COINCHE else (2, 4)
-                plain, doubled = self._results(view, self._bidder_of(view, last), mode,
-                                               level, doubles)
+                plain, doubled = self._results(view, info.bidder, info.kind, info.level,
+                                               doubles)
                 values[action] = (statistics.mean(d for d, _ in doubled)
                                   - statistics.mean(d for d, _ in plain))
-        bids = [a for a in actions if a >= BID_BASE]
+        bids = [a for a in actions if is_bid(a)]
         for mode in sorted({bid_of(a)[1] for a in bids}):
             exact = [(hands, self._exact(self._contract(view, hands, view.seat, mode, 0)))
                      for hands in self._sampled_deals(view)]
-            sign = 1 if view.seat & 1 == 0 else -1
+            sign = 1 if team_of(view.seat) == 0 else -1
             for action in bids:
                 level, m = bid_of(action)
                 if m == mode:
@@ -561,7 +564,7 @@ class ExpertBot:
         """Expected points (for the seat's side, from now on) of each legal card."""
         n = view.rules.players
         me = view.seat
-        my_team = me & 1 if n == 4 else (0 if me == view.taker else 1)
+        my_team = side_of(me, n, view.taker)
         k = knowledge_of(view)
         cards_left = view.hand.bit_count() + sum(k.counts[s] for s in range(n) if s != me)
         legal = list(view.legal_actions)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from rebelote.actions import is_bid
 from rebelote.bots import actions_of
 from rebelote.bots.knowledge import Knowledge, knowledge_of
 from rebelote.cards import (
@@ -32,7 +33,6 @@ from rebelote.cards import (
     points_table,
 )
 from rebelote.hand import (
-    BID_BASE,
     BID_VALUES,
     CALL_SPADES,
     CAPOT_LEVEL,
@@ -44,6 +44,14 @@ from rebelote.hand import (
     bid_of,
 )
 from rebelote.scoring import HandOutcome, score_outcome
+from rebelote.tricks import (
+    TRUMP_STRENGTH,
+    partner_of,
+    side_of,
+    strength,
+    team_of,
+    winning_index,
+)
 from rebelote.view import SeatView
 
 # Strength of a card as trump (J 9 A 10 K Q 8 7) and as a plain card, in "tricks".
@@ -127,12 +135,6 @@ def suit_strength(hand: CardSet, trump: int, extra: int = -1) -> float:
     return score
 
 
-def _team(seat: int, players: int, taker: int) -> int:
-    if players == 4:
-        return seat & 1
-    return 0 if seat == taker else 1
-
-
 _QUANTILES = tuple(NormalDist().inv_cdf((k + 0.5) / 16) for k in range(16))
 
 
@@ -145,7 +147,7 @@ def bid_expectation(view: SeatView, action: int) -> float:
         return 0.0  # no model for sans / tout atout contracts
     me = view.seat
     hand = view.hand
-    leads = (view.first_hand - me) % 2 == 0
+    leads = team_of(view.first_hand) == team_of(me)
     trumps = [c & 7 for c in cards_of(hand) if c >> 3 == mode]
     belote = 20 if KING in trumps and QUEEN in trumps else 0
     mean = contract_points(hand, mode, leads) - belote
@@ -202,10 +204,9 @@ class HeuristicBot:
     def _auction_bid(self, view: SeatView) -> int:
         actions = set(view.legal_actions)
         me = view.seat
-        last_bid = max((a for a in view.calls if a >= BID_BASE), default=-1)
-        bidder = -1
-        if last_bid >= 0:
-            bidder = self._bidder_of(view, last_bid)
+        info = view.contract_info  # the highest bid so far and its bidder
+        last_bid = bid_action(info.level, info.kind) if info is not None else -1
+        bidder = info.bidder if info is not None else -1
         if SURCOINCHE in actions:
             return PASS
         if COINCHE in actions and last_bid >= 0 and self._coinches(view, last_bid, bidder):
@@ -213,11 +214,11 @@ class HeuristicBot:
         # Our best contract: the card points we expect with each trump (a normal law
         # fitted on exact solves of random deals), partner's bid in that suit as support.
         partner_level = -1
-        if bidder >= 0 and bidder == (me + 2) % 4:
+        if bidder >= 0 and bidder == partner_of(me):
             partner_level, partner_mode = bid_of(last_bid)
             if self._has_bid(view, me):
                 return PASS  # one raise each: a raise already counts partner's strength
-        z = self._outbid_z if bidder >= 0 and bidder % 2 != me % 2 else self._make_z
+        z = self._outbid_z if bidder >= 0 and team_of(bidder) != team_of(me) else self._make_z
         best_level, best_mode = -1, 0
         for mode in range(4):
             support = partner_level >= 0 and mode == partner_mode
@@ -248,7 +249,7 @@ class HeuristicBot:
         """The highest level (index in ``BID_VALUES``; -1: not even 80) that a contract
         in ``mode`` taken by this seat makes with the probability whose normal quantile is
         ``z``, by the :func:`contract_points` model; ``support``: partner bid the suit."""
-        leads = (view.first_hand - view.seat) % 2 == 0  # our side leads the first trick
+        leads = team_of(view.first_hand) == team_of(view.seat)  # our side leads trick 1
         mean = contract_points(view.hand, mode, leads)
         if support:
             mean += self.style.partner_support
@@ -257,13 +258,8 @@ class HeuristicBot:
 
     @staticmethod
     def _has_bid(view: SeatView, seat: int) -> bool:
-        return any(a >= BID_BASE and (view.first_hand + i) % view.rules.players == seat
+        return any(is_bid(a) and (view.first_hand + i) % view.rules.players == seat
                    for i, a in enumerate(view.calls))
-
-    @staticmethod
-    def _bidder_of(view: SeatView, action: int) -> int:
-        index = view.calls.index(action)
-        return (view.first_hand + index) % view.rules.players  # auction games: 4 seats
 
     # -- play ------------------------------------------------------------------------
 
@@ -275,7 +271,7 @@ class HeuristicBot:
         unseen = k.unseen
         n = view.rules.players
         me = view.seat
-        my_team = _team(me, n, view.taker)
+        my_team = side_of(me, n, view.taker)
         trick = view.trick
 
         def master(c: Card) -> bool:
@@ -284,22 +280,21 @@ class HeuristicBot:
         if trick is None or not trick.cards:
             return self._lead(view, k, legal, points, master, my_team)
         led = trick.cards[0] >> 3
-        best_value, best_seat = -1, -1
-        for i, c in enumerate(trick.cards):
-            v = win[c] if (win[c] >= 16 or c >> 3 == led) else 0
-            if v > best_value:
-                best_value, best_seat = v, trick.seat_of(i, n)
+        best_index = winning_index(trick.cards, mode)
+        best_card = trick.cards[best_index]
+        best_seat = trick.seat_of(best_index, n)
+        best_value = strength(best_card, mode, led)
         table_points = sum(points[c] for c in trick.cards)
         last = len(trick.cards) == n - 1
-        partner_winning = _team(best_seat, n, view.taker) == my_team and best_seat != me
+        partner_winning = side_of(best_seat, n, view.taker) == my_team and best_seat != me
         after_me = [(me + j) % n for j in range(1, n - len(trick.cards))]
-        opponents_after = [s for s in after_me if _team(s, n, view.taker) != my_team]
+        opponents_after = [s for s in after_me if side_of(s, n, view.taker) != my_team]
 
         def can_be_beaten(value: int, card: Card) -> bool:
             """Could an opponent playing after me still take the trick?"""
             for s in opponents_after:
                 room = unseen & ~k.excluded[s]
-                if value >= 16 or mode in (NO_TRUMP, ALL_TRUMP):
+                if value >= TRUMP_STRENGTH or mode in (NO_TRUMP, ALL_TRUMP):
                     if HIGHER[mode][card] & room:  # a higher card of the same suit
                         return True
                     continue
@@ -310,23 +305,20 @@ class HeuristicBot:
             return False
 
         if partner_winning:
-            best_card = trick.cards[[trick.seat_of(i, n) for i in range(len(trick.cards))]
-                                    .index(best_seat)]
             if last or not can_be_beaten(best_value, best_card):
                 # Load points, keeping our own masters and trumps when we can.
                 return max(legal, key=lambda c: (points[c] - (15 if c >> 3 == mode else 0)
                                                  - (8 if master(c) and points[c] >= 10 and
                                                     c >> 3 != led else 0), -win[c]))
             return min(legal, key=lambda c: (points[c], win[c]))
-        winners = [c for c in legal
-                   if (win[c] if (win[c] >= 16 or c >> 3 == led) else 0) > best_value]
+        winners = [c for c in legal if strength(c, mode, led) > best_value]
         if winners:
             if last:
                 return max(winners, key=lambda c: (points[c], -win[c]))
-            safe = [c for c in winners if not can_be_beaten(
-                win[c] if (win[c] >= 16 or c >> 3 == led) else 0, c)]
+            safe = [c for c in winners if not can_be_beaten(strength(c, mode, led), c)]
             if safe:
-                return min(safe, key=lambda c: (win[c] >= 16, points[c] if table_points < 10
+                return min(safe, key=lambda c: (win[c] >= TRUMP_STRENGTH,
+                                                points[c] if table_points < 10
                                                 else -points[c], win[c]))
             if table_points >= 10:
                 return max(winners, key=lambda c: win[c])
@@ -338,10 +330,10 @@ class HeuristicBot:
         mode = view.contract
         n = view.rules.players
         unseen = k.unseen
-        taking_side = _team(view.taker, n, view.taker) == my_team
+        taking_side = side_of(view.taker, n, view.taker) == my_team
         if mode < 4:
             my_trumps = [c for c in legal if c >> 3 == mode]
-            opponents = [s for s in range(n) if _team(s, n, view.taker) != my_team]
+            opponents = [s for s in range(n) if side_of(s, n, view.taker) != my_team]
             their_trumps = any(unseen & SUIT_MASK[mode] & ~k.excluded[s] for s in opponents)
             if taking_side and my_trumps and their_trumps:
                 masters = [c for c in my_trumps if is_master(c)]

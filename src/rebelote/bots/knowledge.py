@@ -23,7 +23,7 @@ from rebelote.cards import (
     cards_of,
 )
 from rebelote.hand import deck_for
-from rebelote.tricks import legal_cards, partner_of, trick_winner
+from rebelote.tricks import TRUMP_STRENGTH, legal_cards, partner_of, strength, trick_winner
 from rebelote.view import SeatView, Trick
 
 
@@ -65,22 +65,20 @@ def _infer_from_trick(trick: Trick, players: int, mode: int, partner_free: bool,
         if suit != led:
             excluded[seat] |= SUIT_MASK[led]  # did not follow: void in the suit led
             if mode < 4 and suit != mode:
-                partner_master = players == 4 and best_seat == (seat + 2) % 4
+                partner_master = best_seat == partner_of(seat, players)
                 if not (partner_free and partner_master):
-                    if best_value >= 16 and not undertrump_required:
+                    if best_value >= TRUMP_STRENGTH and not undertrump_required:
                         # free to discard when unable to overtrump: no higher trump
                         excluded[seat] |= HIGHER[mode][best_card]
                     else:
                         excluded[seat] |= SUIT_MASK[mode]  # did not trump: none left
-            elif mode < 4 and suit == mode and best_value >= 16:
-                partner_master = players == 4 and best_seat == (seat + 2) % 4
+            elif mode < 4 and suit == mode and best_value >= TRUMP_STRENGTH:
+                partner_master = best_seat == partner_of(seat, players)
                 if win[card] < best_value and not (partner_free and partner_master):
                     excluded[seat] |= HIGHER[mode][best_card]  # under-trumped: none higher
         elif trump_like_led and win[card] < best_value:
             excluded[seat] |= HIGHER[mode][best_card]  # did not go over: none higher
-        v = win[card]
-        if v < 16 and suit != led:
-            v = 0
+        v = strength(card, mode, led)
         if v > best_value:
             best_value = v
             best_card = card

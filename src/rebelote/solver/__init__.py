@@ -11,10 +11,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rebelote.cards import ALL_TRUMP, WIN_VALUE, Card, CardSet, points_table
+from rebelote.cards import Card, CardSet
 from rebelote.hand import PLAY, HandState
 from rebelote.rules import Rules
 from rebelote.solver import kernel as k
+from rebelote.tricks import (
+    CARD_POINTS_TOTAL,
+    LAST_TRICK_BONUS,
+    raw_total,
+    side_of,
+    strength,
+    trick_points,
+    winning_index,
+)
 from rebelote.view import SeatView
 
 
@@ -46,15 +55,14 @@ def _params(rules: Rules, mode: int, max_team: int, players: int, taker: int
             ) -> tuple[np.ndarray, float]:
     """The kernel's rule parameters, and the factor from raw points to the 162 scale
     (tout atout 'scaled' counts 258 raw points)."""
-    scaled = mode == ALL_TRUMP and rules.all_trump_points == "scaled"
-    raw_per_point = 258 / 162 if scaled else 1.0
+    raw_per_point = raw_total(mode, rules.all_trump_points) / CARD_POINTS_TOTAL
     params = np.zeros(k.N_PARAMS, dtype=np.int64)
     params[k.P_MODE] = mode
     params[k.P_UNDERTRUMP] = 1 if rules.undertrump == "required" else 0
     params[k.P_PARTNER_FREE] = 1 if rules.partner_master_free else 0
     params[k.P_MAX_TEAM] = max_team
-    params[k.P_CAPOT_BONUS] = round((rules.capot_points - 162) * raw_per_point)
-    params[k.P_LAST_BONUS] = 10
+    params[k.P_CAPOT_BONUS] = round((rules.capot_points - CARD_POINTS_TOTAL) * raw_per_point)
+    params[k.P_LAST_BONUS] = LAST_TRICK_BONUS
     params[k.P_PLAYERS] = players
     params[k.P_TAKER] = taker
     params[k.P_LOOP_TRICKS] = k.LOOP_TRICKS
@@ -74,18 +82,18 @@ def position_of(hand: HandState, max_team: int | None = None) -> Position:
         hands[s] = hand.hands[s]
     n_in = len(hand.trick)
     leader = hand.trick_leaders[-1] if n_in else hand.turn
-    team_of = (lambda s: s & 1) if hand.n == 4 else (lambda s: 0 if s == hand.taker else 1)
+    n, taker = hand.n, hand.taker
     if max_team is None:
-        max_team = team_of(hand.turn)
+        max_team = side_of(hand.turn, n, taker)
     rules = hand.rules
-    params, scale = _params(rules, hand.mode, max_team, hand.n, hand.taker)
-    trick_points = sum(hand._points[c] for c in hand.trick)
+    params, scale = _params(rules, hand.mode, max_team, n, taker)
+    on_table = trick_points(hand.trick, hand.mode, rules.all_trump_points)
     won = [0, 0]
     for w in hand.trick_winners:
-        won[team_of(w)] = 1
+        won[side_of(w, n, taker)] = 1
     return Position(hands, n_in, leader, hand.led if n_in else 0,
                     hand.best_card if n_in else 0, hand.best_value if n_in else 0,
-                    hand.best_seat if n_in else 0, trick_points, won[0], won[1], params,
+                    hand.best_seat if n_in else 0, on_table, won[0], won[1], params,
                     scale)
 
 
@@ -200,33 +208,27 @@ def position_from_view(view: SeatView, hands: list[CardSet], max_team: int) -> P
     rules = view.rules
     n = rules.players
     mode = view.contract
-    pts = points_table(mode, rules.all_trump_points)
     arr = np.zeros(4, dtype=np.int64)
     for s in range(n):
         arr[s] = hands[s]
     trick = view.trick
     cards = trick.cards if trick is not None else ()
-    win = WIN_VALUE[mode]
     led = best_card = best_value = best_seat = 0
-    if cards:
+    leader = view.turn
+    if trick is not None and cards:
+        leader = trick.leader
         led = cards[0] >> 3
-        best_value = -1
-        for i, c in enumerate(cards):
-            v = win[c] if (win[c] >= 16 or c >> 3 == led) else 0
-            if v > best_value:
-                best_value, best_card, best_seat = v, c, trick.seat_of(i, n)  # type: ignore[union-attr]
-    leader = trick.leader if trick is not None and cards else view.turn
-
-    def team_of(s: int) -> int:
-        return s & 1 if n == 4 else (0 if s == view.taker else 1)
-
+        best = winning_index(cards, mode)
+        best_card, best_seat = cards[best], trick.seat_of(best, n)
+        best_value = strength(best_card, mode, led)
     won = [0, 0]
     for t in view.tricks:
         if t.winner is not None:
-            won[team_of(t.winner)] = 1
+            won[side_of(t.winner, n, view.taker)] = 1
     params, scale = _params(rules, mode, max_team, n, view.taker)
     return Position(arr, len(cards), leader, led, best_card, best_value, best_seat,
-                    sum(pts[c] for c in cards), won[0], won[1], params, scale)
+                    trick_points(cards, mode, rules.all_trump_points), won[0], won[1],
+                    params, scale)
 
 
 def child_position(pos: Position, card: Card) -> tuple[Position, int]:
@@ -234,15 +236,15 @@ def child_position(pos: Position, card: Card) -> tuple[Position, int]:
     trick (if it completes) gave ``max_team``."""
     players = int(pos.params[k.P_PLAYERS])
     mode = int(pos.params[k.P_MODE])
-    win = WIN_VALUE[mode]
     player = (pos.leader + pos.n_in_trick) % players
     hands = pos.hands.copy()
     hands[player] &= ~(1 << card)
     if pos.n_in_trick == 0:
-        led, best_card, best_value, best_seat = card >> 3, card, win[card], player
+        led, best_card, best_value, best_seat = card >> 3, card, strength(card, mode, card >> 3), \
+            player
     else:
         led = pos.led
-        v = win[card] if (win[card] >= 16 or card >> 3 == led) else 0
+        v = strength(card, mode, led)
         if v > pos.best_value:
             best_card, best_value, best_seat = card, v, player
         else:
@@ -250,9 +252,8 @@ def child_position(pos: Position, card: Card) -> tuple[Position, int]:
     pts = pos.trick_points + int(pos.points[card])
     if pos.n_in_trick == players - 1:
         if not hands.any():
-            pts += 10
-        taker = int(pos.params[k.P_TAKER])
-        team = best_seat & 1 if players == 4 else (0 if best_seat == taker else 1)
+            pts += LAST_TRICK_BONUS
+        team = side_of(best_seat, players, int(pos.params[k.P_TAKER]))
         gain = pts if team == pos.params[k.P_MAX_TEAM] else 0
         won0 = pos.won0 | (1 if team == 0 else 0)
         won1 = pos.won1 | (1 if team == 1 else 0)

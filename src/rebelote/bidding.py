@@ -1,0 +1,183 @@
+"""The auction of the auction games (coinche, contrée, acorralada; RULES.md §4): bids
+80..160 and capot, coinche and surcoinche (contra, recontra), the acorralada raise.
+
+A part of :class:`~rebelote.hand.HandState`: the referee's state holds the fields, this
+class the rules of the auction games' bidding, in its four stages.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from rebelote.actions import (
+    BID_BASE,
+    CAPOT_LEVEL,
+    COINCHE,
+    PASS,
+    SURCOINCHE,
+    action_name,
+    bid_action,
+    bid_of,
+)
+from rebelote.cards import ALL_TRUMP, NO_TRUMP, CardSet, mode_name
+from rebelote.errors import IllegalCall
+from rebelote.phases import OVER
+from rebelote.rules import Rules
+from rebelote.tricks import team_of
+
+BIDDING: Final = 0
+"""Bids go round; three passes after a bid end it (four at the start void the hand)."""
+RAISE: Final = 1
+"""Acorralada (``raise_after_passes``): the winning bidder may raise once, in his suit."""
+CONTRA: Final = 2
+"""Acorralada: the bidding is over; the opponents may say contra."""
+AFTER_COINCHE: Final = 3
+"""A coinche froze the bidding: the bidders may surcoinche while the others speak."""
+
+
+class AuctionGameBidding:
+    """The auction games' calls: which are open, and what each one does."""
+
+    if not TYPE_CHECKING:  # the fields are the referee's slots
+        __slots__ = ()
+
+    rules: Rules
+    calls: list[int]
+    turn: int
+    phase: int
+    mode: int
+    bidder: int
+    bid_level: int
+    double: int
+    coinched_by: int
+    surcoinched_by: int
+    taker: int
+    hands: list[CardSet]
+    _stage: int
+    _passes: int
+    _after_coinche: int
+
+    def _start_play(self, hands: list[CardSet], mode: int) -> None:
+        raise NotImplementedError  # the referee's: the play begins
+
+    def _auction_calls(self) -> list[int]:
+        stage = self._stage
+        bidding_team = team_of(self.turn) == team_of(self.bidder)
+        if stage == AFTER_COINCHE:
+            return [PASS, SURCOINCHE] if bidding_team else [PASS]
+        if stage == CONTRA:
+            return [PASS, COINCHE]
+        if stage == RAISE:  # the winning bidder may raise once, in his suit
+            return [PASS] + [bid_action(level, self.mode)
+                             for level in range(self.bid_level + 1, CAPOT_LEVEL + 1)]
+        modes = [0, 1, 2, 3]
+        if self.rules.auction_no_trump:
+            modes.append(NO_TRUMP)
+        if self.rules.auction_all_trump:
+            modes.append(ALL_TRUMP)
+        calls = [PASS]
+        for level in range(self.bid_level + 1, CAPOT_LEVEL + 1):
+            calls.extend(BID_BASE + level * 6 + m for m in modes)
+        if self.bidder >= 0 and not bidding_team and not self.rules.raise_after_passes:
+            calls.append(COINCHE)
+        return calls
+
+    def _auction_call(self, action: int) -> None:
+        if action not in self._auction_calls():
+            raise self._auction_error(action)
+        caller = self.turn
+        self.calls.append(action)
+        stage = self._stage
+        nxt = (caller + 1) & 3
+        if stage == AFTER_COINCHE:
+            self._after_coinche += 1
+            if action == SURCOINCHE:
+                self.double = 4
+                self.surcoinched_by = caller
+                self._finish_auction()
+            elif self._after_coinche == 3:
+                self._finish_auction()
+            else:
+                self.turn = nxt
+        elif stage == RAISE:
+            if action != PASS:
+                self.bid_level = bid_of(action)[0]
+            self._stage = CONTRA
+            self.turn = (self.bidder + 1) & 3
+        elif stage == CONTRA:
+            if action == COINCHE:
+                self.double = 2
+                self.coinched_by = caller
+                self._stage = AFTER_COINCHE
+                self.turn = nxt
+            elif caller == (self.bidder + 1) & 3:
+                self.turn = (self.bidder + 3) & 3
+            else:
+                self._finish_auction()
+        elif action == PASS:
+            self._passes += 1
+            if self.bidder < 0 and self._passes == 4:
+                self.phase = OVER
+                self.turn = -1
+            elif self.bidder >= 0 and self._passes == 3:
+                if self.rules.raise_after_passes:
+                    self._stage = RAISE
+                    self.turn = self.bidder
+                else:
+                    self._finish_auction()
+            else:
+                self.turn = nxt
+        elif action == COINCHE:
+            self.double = 2
+            self.coinched_by = caller
+            self._stage = AFTER_COINCHE
+            self.turn = nxt
+        else:
+            self.bid_level, self.mode = bid_of(action)
+            self.bidder = caller
+            self._passes = 0
+            self.turn = nxt
+
+    def _finish_auction(self) -> None:
+        self.taker = self.bidder
+        self._start_play(self.hands, self.mode)
+
+    def _auction_error(self, action: int) -> IllegalCall:
+        try:
+            name = action_name(action)
+        except ValueError:
+            return IllegalCall(f"{action!r} is not a call", rule="auction")
+        stage = self._stage
+        if action == SURCOINCHE:
+            if self.double == 1:
+                return IllegalCall("surcoinche answers a coinche: nobody has coinched",
+                                   rule="surcoinche after a coinche")
+            return IllegalCall(f"seat {self.turn} cannot surcoinche: only the bidding team can",
+                               rule="surcoinche by the bidders")
+        if action == COINCHE:
+            if self.bidder < 0:
+                return IllegalCall("there is no bid to coinche yet", rule="coinche a bid")
+            if self.double > 1:
+                return IllegalCall("the contract is already coinched", rule="one coinche")
+            if self.rules.raise_after_passes and stage == BIDDING:
+                return IllegalCall("contra comes once the bidding is over",
+                                   rule="contra after the bidding")
+            return IllegalCall(f"seat {self.turn} cannot coinche its own team's bid",
+                               rule="coinche by the opponents")
+        if action >= BID_BASE and stage in (AFTER_COINCHE, CONTRA):
+            return IllegalCall(f"{name}: a coinche freezes the auction"
+                               if stage == AFTER_COINCHE else
+                               f"{name}: the bidding is over", rule="auction frozen")
+        if action >= BID_BASE:
+            level, mode = bid_of(action)
+            if level <= self.bid_level:
+                return IllegalCall(f"{name} is not higher than the last bid "
+                                   f"{action_name(bid_action(self.bid_level, self.mode))}",
+                                   rule="bid higher than the last")
+            if stage == RAISE and mode != self.mode:
+                return IllegalCall(f"{name}: a raise keeps the suit "
+                                   f"{mode_name(self.mode)}", rule="raise in the same suit")
+            return IllegalCall(f"{name}: {mode_name(mode)} cannot be bid under these rules",
+                               rule="SA/TA option")
+        return IllegalCall(f"{name} is not a call of this auction (pass, a bid such as "
+                           "80H or capotS, coinche, surcoinche)", rule="auction")
