@@ -659,7 +659,7 @@ def auction_fit(view: SeatView, hands: list[CardSet], misfit_weight: float) -> f
             held[trick.seat_of(i, 4)] |= 1 << card
     weight = 1.0
     for i, call in enumerate(view.calls):
-        if call < BID_BASE:
+        if not is_bid(call):
             continue
         seat = (view.first_hand + i) % 4
         level, mode = bid_of(call)
