@@ -28,6 +28,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerifyMismatchError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -42,6 +43,19 @@ from rebelote.server.tables import TABLE_FIXED_OPTIONS, ServiceError, TableServi
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096
+
+
+class CachedStatic(StaticFiles):
+    """The client's files: the card pictures are cached a week (they never change); the
+    code is revalidated (ETag) so that a new version shows at once."""
+
+    def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Any,
+                      status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        cards = "/cards/" in str(full_path)
+        response.headers["cache-control"] = ("public, max-age=604800" if cards
+                                             else "no-cache")
+        return response
 
 
 def data_dir() -> Path:
@@ -201,6 +215,28 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         request.session.clear()
         return JSONResponse({"ok": True})
 
+    async def session(request: Request) -> Response:
+        """Who you are, or nobody (always 200: a new visitor's page logs no error)."""
+        return JSONResponse({"player": request.session.get("player"),
+                             "nickname": request.session.get("nickname")})
+
+    async def texts(request: Request) -> Response:
+        """The one text catalog (rebelote.i18n) in ``?lang=`` for the web pages, and
+        each deck style's card labels (rebelote.decks)."""
+        from rebelote.cards import card_name
+        from rebelote.decks import STYLES, short_label
+        from rebelote.i18n import catalog
+
+        lang = request.query_params.get("lang", "en")
+        decks = {style: {card_name(c): short_label(c, style) for c in range(32)}
+                 for style in STYLES}
+        return JSONResponse(catalog(lang) | {"lang": lang, "decks": decks},
+                            headers={"cache-control": "no-cache"})
+
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                            headers={"cache-control": "public, max-age=604800"})
+
     async def me(request: Request) -> Response:
         if "player" not in request.session:
             return JSONResponse({"error": "not signed in"}, 401)
@@ -212,7 +248,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         "options": [{"name": o.name, "values": o.values, "doc": o.doc, "minimum": o.minimum}
                     for o in OPTIONS if o.name not in TABLE_FIXED_OPTIONS],
         "presets": {r.preset: {o: getattr(r, o) for o in OPTION_NAMES}
-                    for r in presets if r.players == 4}}
+                    for r in presets}}
 
     async def rule_options(request: Request) -> Response:
         """Every rule option a table may set, and each preset's values (the lobby's
@@ -336,6 +372,9 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         Route("/api/login", login, methods=["POST"]),
         Route("/api/logout", logout, methods=["POST"]),
         Route("/api/me", me),
+        Route("/api/session", session),
+        Route("/api/texts", texts),
+        Route("/favicon.ico", favicon),
         Route("/api/tables", tables),
         Route("/api/rules", rule_options),
         Route("/api/tables/{table}/record", record),
@@ -346,10 +385,11 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         Route("/api/ratings", ratings),
         Route("/stats", stats_page),
         WebSocketRoute("/ws", socket),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", CachedStatic(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(SessionMiddleware, secret_key=secret or load_secret(),
-                             same_site="lax", https_only=False)]
+                             same_site="lax", https_only=False),
+                  Middleware(GZipMiddleware, minimum_size=1024)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.service = service
     return app
