@@ -131,6 +131,16 @@ function connect() {
   };
   socket.onclose = () => { notice(t("web_disconnected")); setTimeout(connect, 1000); };
 }
+// An invite link opened in a tab already on the platform: only the hash changes.
+window.addEventListener("hashchange", () => {
+  const h = new URLSearchParams(location.hash.slice(1));
+  if (!h.get("table") || h.get("table") === tableId) return;
+  tableId = h.get("table");
+  invite = h.get("invite");
+  shown = null;
+  queue.length = 0;
+  if (invite) send({ type: "join", table: tableId, invite }); else send({ type: "sync", table: tableId });
+});
 function send(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
 function notice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
 
@@ -261,6 +271,7 @@ async function gather(s, winner) {
 function showLobby() {
   $("table").hidden = true;
   $("lobby").hidden = false;
+  document.body.classList.remove("at-table");
   closeDialog();
   send({ type: "lobby" });
 }
@@ -286,6 +297,7 @@ function drawTrick(s, trick, arriving = -1) {
 function drawTable(s, { animating = false, noTrick = false }) {
   $("lobby").hidden = true;
   $("table").hidden = false;
+  document.body.classList.add("at-table");
   $("table").dataset.players = s.players;
   $("table").dataset.phase = s.phase;
   const waiting = s.phase === "waiting";
@@ -451,8 +463,9 @@ function drawBidbox(s, mine) {
     const suits = document.createElement("div");
     suits.className = "suits";
     for (const m of bids.filter((x) => x[1] === stepValue)) {
-      const b = btn(m[2] === "SA" ? t("web_no_trumps") : m[2] === "TA" ? t("web_all_trumps") : SYMBOL[m[2]], m[0], "suit");
+      const b = btn(SYMBOL[m[2]], m[0], "suit");
       b.setAttribute("aria-label", `${t("web_bid")} ${callText(s, m[0])}`);
+      if (m[2] === "SA" || m[2] === "TA") b.title = t(m[2] === "SA" ? "web_no_trumps" : "web_all_trumps");
       if ("HD".includes(m[2])) b.classList.add("red");
       suits.append(b);
     }
@@ -467,7 +480,7 @@ function drawBidbox(s, mine) {
     else if (SUITS.includes(c) || c === "SA" || c === "TA") text = t("web_take_suit", { suit: SYMBOL[c] });
     others.append(btn(text, c, c === "pass" ? "pass" : c === "coinche" || c === "surcoinche" ? "double" : "suit"));
   }
-  parts.push(others);
+  parts.splice(1, 0, others);  // the stepper, pass and coinche on one row; the suits below
   box.replaceChildren(...parts);
 }
 
@@ -478,9 +491,12 @@ function drawHand(s, mine) {
   const trump = trumpOf(s);
   const hinted = hintFor && hintFor.table === s.table && hintFor.turnKey === turnKey(s) ? hintFor.best : null;
   const own = (s.table_cards && s.seat >= 0 && s.table_cards[s.seat]) || [];
-  const cards = sortHand(s.hand || [], trump).concat(sortHand(own, trump));
+  // découverte: the hand holds the face-up cards too; they go on a row of their own
+  const cards = sortHand((s.hand || []).filter((c) => !own.includes(c)), trump).concat(sortHand(own, trump));
   $("hand").dataset.count = cards.length;
-  $("hand").replaceChildren(...cards.map((card, i) => {
+  const hidden = cards.length - own.length;
+  $("hand").replaceChildren(...cards.flatMap((card, i) => {
+    const row = own.length && i === hidden ? [Object.assign(document.createElement("div"), { className: "row-break" })] : [];
     const b = document.createElement("button");
     b.className = "hand-card";
     b.append(cardFace(card));
@@ -492,7 +508,7 @@ function drawHand(s, mine) {
     if (legal.has(card)) b.classList.add("legal");
     if (card === hinted) b.classList.add("hinted");
     b.onclick = () => act(card);
-    return b;
+    return [...row, b];
   }));
 }
 
@@ -545,7 +561,7 @@ function summaryRows(s, h) {
     const der = h.dix_de_der === null || h.dix_de_der === undefined ? -1 : sideOf(s, h.dix_de_der);
     const cp = h.card_points || [];
     if (cp.length === n) row(t("web_card_points"), cp.map(String));
-    row(t("web_dix_de_der"), [...Array(n).keys()].map((i) => (i === der ? "10" : "")));
+    row(t("web_dix_de_der"), [...Array(n).keys()].map((i) => (i === der ? "✓ (10)" : "")));  // within the card points
     if ((h.announcement_points || []).some(Boolean)) row(t("web_announcements"), h.announcement_points.map((x) => (x ? String(x) : "")));
     if ((h.belote_points || []).some(Boolean)) row(t("web_belote"), h.belote_points.map((x) => (x ? String(x) : "")));
     if (h.capot !== null && h.capot !== undefined) row(t("web_capot"), [...Array(n).keys()].map((i) => (i === h.capot ? "✓" : "")));
@@ -887,6 +903,8 @@ async function start() {
   $("signin").hidden = true;
   if (!tableId) $("lobby").hidden = false;
   connect();
+  // the card pictures, fetched once (cached a week) while the lobby shows
+  setTimeout(() => fetch("/static/cards/svg-cards.svg").catch(() => {}), tableId ? 0 : 300);
 }
 
 (async () => {
