@@ -4,6 +4,7 @@ hand summary) go to ``$REBELOTE_SHOTS`` (default ``bench/out/screens``, not comm
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import shutil
@@ -75,9 +76,13 @@ def hand_of(page: Any) -> list[str]:
 
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_function("performance.getEntriesByType('resource').some("
-                           "e => e.name.includes('svg-cards.svg') && e.responseEnd > 0)")
-    page.wait_for_timeout(250)  # the pictures drawn
+    from playwright.sync_api import TimeoutError as Timeout
+
+    with contextlib.suppress(Timeout):  # the card pictures loaded, then drawn
+        page.wait_for_function("performance.getEntriesByType('resource').some("
+                               "e => e.name.includes('svg-cards.svg') && e.responseEnd > 0)",
+                               timeout=5000)
+    page.wait_for_timeout(300)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
@@ -227,6 +232,19 @@ def test_a_game_to_its_end_and_a_rematch(server: str) -> None:
             page.wait_for_timeout(30)
         result = page.inner_text("#game-result")
         assert result in ("You won!", "You lost")
+        replay = new_page(browser)  # the replay, on the table's drawing, with the names
+        replay.goto(server + (page.get_attribute("#replay", "href") or ""))
+        replay.wait_for_selector("#hand-no option", state="attached")
+        for _ in range(8):
+            replay.click("#next")
+        hand = replay.evaluate("fetch(location.pathname.replace('/replay', '') + "
+                               "'/api/tables/' + new URLSearchParams(location.search).get('table')"
+                               " + '/history').then(r => r.json())")
+        if hand["hands"][0]["tricks"]:
+            assert replay.locator("#trick .card").count() == 4
+            assert "Ana" in replay.inner_text("#felt")
+            assert replay.inner_text("#result").strip()
+        shot(replay, "replay")
         page.click("#rematch")
         page.wait_for_function(f"window.room.state && window.room.state.table !== '{first}'"
                                " && window.room.state.phase !== 'waiting'")
@@ -381,6 +399,26 @@ def test_a_hand_by_clicking_with_a_reload_and_a_refusal(server: str) -> None:
             page.wait_for_timeout(40)
         assert reloaded
         assert page.errors == []
+        browser.close()
+
+
+def test_a_hint_highlights_and_explains(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser)
+        guest(page, server, "Ana")
+        create(page, "classic")
+        for _ in range(1000):
+            if idle(page) and page.evaluate("window.room.state.phase === 'play' && "
+                                            "window.room.state.turn === window.room.state.seat"):
+                break
+            step(page)
+            page.wait_for_timeout(40)
+        page.click("#hint")
+        page.wait_for_selector("#hand .hinted", timeout=60_000)
+        assert "card points expected" in page.inner_text("#hint-text")
         browser.close()
 
 

@@ -74,6 +74,7 @@ def _play_to_the_end(service: TableService, table: str, player: str = "ana",
 
 
 def test_a_finished_game_is_never_handed_to_bots(service: TableService, clock: Clock) -> None:
+    service.names["ana"] = "Ana"
     table = _create(service, rules={"hands_limit": 1})
     service.handle("ana", {"type": "bots", "table": table, "level": "random"})
     _play_to_the_end(service, table)
@@ -86,7 +87,7 @@ def test_a_finished_game_is_never_handed_to_bots(service: TableService, clock: C
     assert t.seats[0] == {"player": "ana"} and not t.stand_ins
     assert service.stats("ana")["games"] == 1
     record = service.finished_record(table)
-    assert record["players"][0] == "ana"
+    assert record["players"][:2] == ["Ana", "bot:random"]  # names, not internal ids
     restarted = TableService(service.store, seed=3, clock=clock)  # the store agrees
     assert restarted.tables[table].seats[0] == {"player": "ana"}
 

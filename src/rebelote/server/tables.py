@@ -738,6 +738,7 @@ class TableService:
                     "tricks": tricks, "outcome": score.outcome,
                     "scored": list(score.scored)})
         return {"table": table.id, "preset": table.rules.preset,
+                "direction": table.rules.direction,
                 "seats": view_message(table, -1, self.names)["seats"], "hands": hands}
 
     def finished_record(self, table_id: Any) -> Message:
@@ -751,7 +752,7 @@ class TableService:
         record = game_to_record(table.game)
         record["hands"] = [entry for entry, hand in zip(record["hands"], table.game.hands,
                                                          strict=True) if hand.is_over]
-        record["players"] = [seat_label(who) for who in table.seats]
+        record["players"] = [seat_label(who, self.names) for who in table.seats]
         return record
 
     def _side_of(self, table: Table, seat: int) -> int:

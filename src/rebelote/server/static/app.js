@@ -3,13 +3,11 @@
 // them travel to the trick one by one, each complete trick stays readable, then is
 // gathered to its winner. The server stays the authority.
 import { loadTexts, t, reason, cardLabel, valueText, has, lang } from "./texts.js";
+import { cardFace as drawCard } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 const SUITS = ["S", "H", "D", "C"];
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣", SA: "SA", TA: "TA" };
-const PICTURE = { S: "spade", H: "heart", D: "diamond", C: "club" };
-const PICTURE_RANK = { A: "1", J: "jack", Q: "queen", K: "king" };
-const RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"];
 const TRUMP_ORDER = ["J", "9", "A", "10", "K", "Q", "8", "7"];
 const PLAIN_ORDER = ["A", "10", "K", "Q", "J", "9", "8", "7"];
 
@@ -40,34 +38,7 @@ const suitOf = (card) => card.slice(-1);
 const rankOf = (card) => card.slice(0, -1);
 const label = (card) => cardLabel(card, deck === "pictures" ? "international" : deck);
 
-function cardFace(card) {
-  const el = document.createElement("span");
-  el.className = "card";
-  el.dataset.card = card;
-  if ("HD".includes(suitOf(card)) && deck !== "german" && deck !== "spanish") el.classList.add("red");
-  if (deck === "pictures") {
-    const ns = "http://www.w3.org/2000/svg";
-    const svg = document.createElementNS(ns, "svg");
-    svg.setAttribute("viewBox", "0 0 169.075 244.64");
-    svg.setAttribute("class", "card-picture");
-    svg.setAttribute("aria-hidden", "true");
-    const use = document.createElementNS(ns, "use");
-    use.setAttribute("href", `/static/cards/svg-cards.svg#${PICTURE[suitOf(card)]}_${PICTURE_RANK[rankOf(card)] || rankOf(card)}`);
-    svg.append(use);
-    el.append(svg);
-  } else {
-    const txt = label(card);
-    const rank = document.createElement("b");
-    rank.textContent = txt.slice(0, [...txt].length > 2 && txt.startsWith("10") ? 2 : 1);
-    const suit = document.createElement("i");
-    suit.textContent = txt.slice(rank.textContent.length);
-    el.append(rank, suit);
-    el.classList.add("text-card");
-  }
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", label(card));
-  return el;
-}
+const cardFace = (card) => drawCard(card, deck);
 
 function trumpOf(s) {
   if (s.contract) return s.contract;
@@ -689,10 +660,9 @@ function showHint(m) {
   const [best, second] = m.actions;
   hintFor = { table: s.table, turnKey: turnKey(s), best: best.action };
   const name = (a) => (a.length <= 3 && /[SHDC]$/.test(a) && !/^\d+[SHDC]$/.test(a) || /^10[SHDC]$/.test(a) ? label(a) : callText(s, a));
-  const measure = has(m.measure) ? t(m.measure) : m.measure;
-  $("hint-text").textContent = second
-    ? t("web_hint_why", { action: name(best.action), value: best.value, measure, other: name(second.action), second: second.value })
-    : t("web_hint_only", { action: name(best.action), value: best.value, measure });
+  const kind = { "% made": "made", "expected points": "points", "expected score": "score", strength: "strength" }[m.measure] || "score";
+  const why = t(`web_hint_${kind}`, { action: name(best.action), value: best.value });
+  $("hint-text").textContent = second ? `${why} · ${t("web_hint_next", { other: name(second.action), second: second.value })}` : why;
   drawBidbox(s, s.phase === "auction" && s.turn === s.seat);
   drawHand(s, s.phase === "play" && s.turn === s.seat);
 }
