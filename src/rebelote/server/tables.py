@@ -9,17 +9,23 @@ public view). Bots play the seats given to them. A new service rebuilds every ta
 the store, exactly where it stood.
 
 Client messages (JSON objects):
-  {"type": "create", "preset": P, "options": {...}}   a new table; you sit at seat 0
+  {"type": "lobby"}                                    the lobby, pushed at every change
+  {"type": "create", "preset": P, "options": {...}}   a new table; you sit at "seat" (0)
                            (options: "target", "private": true, "hints": false,
-                           "timer": seconds, "rules": {any rule option: value})
+                           "timer": seconds, "seat": S, "rules": {any rule option: value})
   {"type": "join", "table": T, "seat": S, "invite": K}  sit at a free seat (K: private)
   {"type": "watch", "table": T}                        spectate
   {"type": "bots", "table": T, "level": L}             bots take the free seats (creator)
   {"type": "act", "table": T, "action": "JS"}          a call or a card, in record notation
   {"type": "sync", "table": T}                         your view again
   {"type": "hint", "table": T}                         the expert's evaluation, to you
+  {"type": "chat", "table": T, "text": X | "phrase": Q} a line or a quick phrase, to all
+  {"type": "leave", "table": T}                        leave the table
+  {"type": "rematch", "table": T}                      the same table again, after a game
 Server messages: {"type": "created", "table": T, "invite": K}, {"type": "state", ...},
-{"type": "hint", "table": T, "actions": [...]}, {"type": "error", "code": C, "message": M}.
+{"type": "hint", "table": T, "actions": [...]}, {"type": "lobby", "tables", "mine"},
+{"type": "chat", ...}, {"type": "left"}, {"type": "timeout"},
+{"type": "error", "code": C, "message": M} (docs/web.md has every field).
 """
 
 from __future__ import annotations
