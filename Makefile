@@ -9,12 +9,14 @@ COLVER := $(PEERS)/colver/bin/python
 BELOTE_CLI_VERSION := 4.9.6
 JOBS ?= 2
 
-.PHONY: test lint typecheck pytest bench demo play serve peers clean docs
+.PHONY: test lint typecheck pytest bench strength demo play serve peers clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
+	@echo "compiling the solver once (numba; cached for every later start)..."
+	$(PY) -m rebelote.solver.warm
 	touch $(STAMP)
 
 # Peer engines live in their own virtualenvs and are driven by subprocess only.
@@ -44,6 +46,11 @@ pytest: $(STAMP) peers
 
 bench: $(STAMP) $(BELOTE_CLI) $(COLVER)
 	$(PY) -m bench
+
+# The expert against colver by time budget (10, 100, 500 ms; both colver bidders): the
+# full runs (hours on two cores), a table and bench/out/strength.png.
+strength: $(STAMP) $(COLVER)
+	$(PY) -m bench.strength
 
 # The web platform on http://127.0.0.1:8000, SQLite, nothing to install.
 serve: $(STAMP)

@@ -59,11 +59,19 @@ def preset_jobs() -> list[tuple[str, list[str]]]:
 
 
 DEALS = ROOT / "bench" / "out" / "deals.json"
+NO_TRUMP_DEALS = {4: ROOT / "bench" / "out" / "deals-sa.json",
+                  5: ROOT / "bench" / "out" / "deals-ta.json"}
 STRENGTH_DEALS = int(os.environ.get("REBELOTE_BENCH_DEALS", "2000"))  # smaller: a smoke run
+SOLVER_DEALS = 200
+"""Fresh random suit-contract deals the solvers are timed on each run (and a quarter as
+many sans atout and tout atout ones, ours only: colver has neither)."""
+BUDGET_SCALE = float(os.environ.get("REBELOTE_BENCH_BUDGET_SCALE", "0.1"))
+"""The strength-by-budget rows: this fraction of ``make strength``'s deals."""
 
 
-def write_deals(count: int = 40, seed: int = 77) -> None:
-    """Random deals and contracts that both solvers are timed on."""
+def write_deals(count: int, seed: int, path: Path = DEALS, trump: int | None = None) -> None:
+    """Random deals and contracts that the solvers are timed on (suits at random, or
+    ``trump`` for every deal: 4 sans atout, 5 tout atout)."""
     import random
 
     rng = random.Random(seed)
@@ -72,9 +80,10 @@ def write_deals(count: int = 40, seed: int = 77) -> None:
         deck = list(range(32))
         rng.shuffle(deck)
         deals.append({"dealer": i % 4, "hands": [sorted(deck[8 * s:8 * s + 8]) for s in range(4)],
-                      "trump": rng.randrange(4), "taker": rng.randrange(4)})
-    DEALS.parent.mkdir(parents=True, exist_ok=True)
-    DEALS.write_text(json.dumps(deals))
+                      "trump": rng.randrange(4) if trump is None else trump,
+                      "taker": rng.randrange(4)})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(deals))
 
 
 def _fmt(value: Any, spec: str) -> str:
@@ -187,10 +196,17 @@ def web_section(console: Console) -> None:
 
 def bots_section(console: Console) -> None:
     """Solver, rollouts and expert against colver on identical deals; expert strength."""
-    write_deals()
+    import random
+
+    seed = random.SystemRandom().randrange(10**6)  # fresh deals each run
+    write_deals(SOLVER_DEALS, seed)
+    for mode, path in NO_TRUMP_DEALS.items():
+        write_deals(SOLVER_DEALS // 4, seed + mode, path, mode)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("solvers", total=3)
         ours = _run([sys.executable, "-m", "bench.solver_speed", str(DEALS)])
+        no_trump = {mode: _run([sys.executable, "-m", "bench.solver_speed", str(path),
+                                "--solve-only"]) for mode, path in NO_TRUMP_DEALS.items()}
         progress.advance(task)
         theirs = _run([str(PEERS / "colver" / "bin" / "python"),
                        str(ROOT / "bench" / "peers" / "colver_solver.py"), str(DEALS)])
@@ -209,8 +225,12 @@ def bots_section(console: Console) -> None:
                           str(STRENGTH_DEALS // 4), "--play-only"], timeout=None)
         cli = _run([sys.executable, "-m", "bench.peer_match", "belote-cli", "--deals",
                     str(STRENGTH_DEALS)], timeout=None)
+        progress.add_task("expert vs colver by budget", total=None)
+        by_budget = _run([sys.executable, "-m", "bench.strength", "--scale", str(BUDGET_SCALE),
+                          "--seed", str(seed)], timeout=None)
         progress.advance(task)
-    table = Table(title="Solver and bots (identical deals; targets from the bots issue)")
+    table = Table(title=f"Solver and bots (identical deals, fresh each run: seed {seed}; "
+                        "targets from the bots issues)")
     for col in ("measure", "rebelote", "colver", "target", "met"):
         table.add_column(col, justify="left" if col == "measure" else "right")
 
@@ -225,8 +245,17 @@ def bots_section(console: Console) -> None:
     row("solve, every root card: median ms", f"{ours['all_moves_median_ms']:.1f}",
         _fmt(peer_med, ".1f"), "≤ colver",
         None if peer_med is None else ours["all_moves_median_ms"] <= peer_med)
-    row("solve, every root card: max ms", f"{ours['all_moves_max_ms']:.1f}",
+    row(f"solve, every root card: max ms ({SOLVER_DEALS} deals)",
+        f"{ours['all_moves_max_ms']:.1f}",
         _fmt(theirs.get("all_moves_max_ms"), ".1f"), "≤ 50", ours["all_moves_max_ms"] <= 50)
+    for mode, label in ((4, "sans atout"), (5, "tout atout")):
+        r = no_trump[mode]
+        if "error" in r:
+            row(f"solve, {label}", f"error: {r['error']}", "—", "", None)
+            continue
+        row(f"solve, every root card, {label} ({SOLVER_DEALS // 4} deals): median / max ms",
+            f"{r['all_moves_median_ms']:.1f} / {r['all_moves_max_ms']:.1f}", "—", "max ≤ 150",
+            r["all_moves_max_ms"] <= 150)
     threads = int(ours["threads"])
     row(f"solve, every root card, {threads} threads: median / max ms",
         f"{ours['all_moves_threads_median_ms']:.1f} / {ours['all_moves_threads_max_ms']:.1f}",
@@ -269,6 +298,24 @@ def bots_section(console: Console) -> None:
         row(f"expert − belote-cli hard, classic, {STRENGTH_DEALS} deals",
             f"{cli['mean']:+.1f} ({lo:+.1f}..{hi:+.1f})", "its own pace", "≥ +40", lo >= 40)
     console.print(table)
+    if "error" in by_budget:
+        console.print(f"strength by budget failed: {by_budget['error']}")
+        return
+    budget_table = Table(title="expert − colver IS-DD by time budget (colver at our measured "
+                               "wall time per decision, bids included; `make strength` for "
+                               "the full runs and the curve)")
+    for col in ("budget ms", "colver bidder", "deals", "points per deal (95% CI)",
+                "ours / colver ms per decision", "our card / bid max ms", "≥ +10"):
+        budget_table.add_column(col, justify="right")
+    for r in by_budget["results"]:
+        lo, hi = r["ci95"]
+        budget_table.add_row(
+            str(r["budget_ms"]), r["colver_bidder"], str(r["deals"]),
+            f"{r['mean']:+.1f} ({lo:+.1f}..{hi:+.1f})",
+            f"{r['our_decision_ms']:.1f} / {r['peer_decision_ms']:.1f}",
+            f"{r['our_card_max_ms']:.0f} / {r['our_bid_max_ms']:.0f}",
+            "yes" if lo >= 10 else ("no" if hi < 10 else "open"))
+    console.print(budget_table)
 
 
 if __name__ == "__main__":

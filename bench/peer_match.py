@@ -14,7 +14,7 @@ import random
 import statistics
 import subprocess
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -91,13 +91,18 @@ class PeerServer:
         self.proc.wait(timeout=10)
 
 
+COLVER_BIDDERS = {"v1": "improved", "v2": "improved_v2"}
+"""colver's rule bidders: ``improved`` is its legacy v1 (``bid_improved_v1``), ``improved_v2``
+its documented default."""
+
+
 class Colver(PeerServer):
     """colver's IS-DD bot with uniform worlds (no model needed) and a time budget."""
 
-    def __init__(self, time_ms: int) -> None:
+    def __init__(self, time_ms: int, bidder: str = "v1") -> None:
         super().__init__("colver", "colver_server.py")
-        self.spec = ('[bid]\nstrategy = "improved"\n[play]\nmethod = "isdd"\n'
-                     f'time_ms = {time_ms}\n[worlds]\nsource = "uniform"\n')
+        self.spec = (f'[bid]\nstrategy = "{COLVER_BIDDERS[bidder]}"\n[play]\n'
+                     f'method = "isdd"\ntime_ms = {time_ms}\n[worlds]\nsource = "uniform"\n')
 
 
 def fixed_contract(hands: list[list[int]], dealer: int) -> tuple[int, int]:
@@ -151,7 +156,12 @@ def play_classic_deal(peer: BeloteCli, deck: list[int], dealer: int, ours_even: 
 
 def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level: str,
               seed: int, times: list[float], play_only: bool = False,
-              bid_times: list[float] | None = None) -> tuple[int, ...]:
+              bid_times: list[float] | None = None,
+              decisions: dict[str, list[float]] | None = None) -> tuple[int, ...]:
+    """One deal, ours on the even seats or the odd. ``times`` / ``bid_times``: our wall
+    time of every card / call; ``decisions``: each side's (``ours``, ``peer``) wall time
+    of every decision that had a choice, calls included (colver's through its server:
+    the pipe's round trip, a few µs, counts against it)."""
     hands = [sorted(deck[8 * s:8 * s + 8]) for s in range(4)]
     peer_seats = [1, 3] if ours_even else [0, 2]
     query: dict[str, object] = {"cmd": "deal", "dealer": dealer, "seed": seed,
@@ -168,17 +178,25 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
     while not hand.is_over:
         seat = hand.turn
         phase = "auction" if hand.phase == 0 else "play"
+        forced = len(hand.legal_actions()) == 1
         if seat in bots:
             t = time.perf_counter()
             action = bots[seat].choose(hand.view(seat))
+            elapsed = time.perf_counter() - t
             if phase == "play":
-                times.append(time.perf_counter() - t)
+                times.append(elapsed)
             elif bid_times is not None:
-                bid_times.append(time.perf_counter() - t)
+                bid_times.append(elapsed)
+            if decisions is not None and not forced:
+                decisions["ours"].append(elapsed)
             hand.apply(action, seat)
             peer.ask({"cmd": "step", "action": to_colver(action)})
         else:
-            action = from_colver(peer.ask({"cmd": "act", "seat": seat})["action"], phase)
+            t = time.perf_counter()
+            answer = peer.ask({"cmd": "act", "seat": seat})["action"]
+            if decisions is not None and not forced:
+                decisions["peer"].append(time.perf_counter() - t)
+            action = from_colver(answer, phase)
             hand.apply(action, seat)  # our engine checks the peer's action
     return hand.score().scored if not hand.is_void else (0, 0)
 
@@ -197,10 +215,20 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--level", default="expert")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--time-ms", type=int, default=0, help="0: our bot's mean time")
+    parser.add_argument("--time-ms", type=int, default=0,
+                        help="colver's time_ms; 0: our bot's mean wall time per decision "
+                             "with a choice (bids included), measured on probe deals")
+    parser.add_argument("--budget-ms", type=int, default=0,
+                        help="our expert's time budget per decision (level expert:MS); "
+                             "0: the level as given")
+    parser.add_argument("--colver-bidder", choices=sorted(COLVER_BIDDERS), default="v1",
+                        help="colver's rule bidder: v1 (improved) or v2 (improved_v2, its "
+                             "documented default)")
     parser.add_argument("--play-only", action="store_true",
                         help="a fixed contract (80 by first hand): card play only")
     args = parser.parse_args()
+    if args.budget_ms:
+        args.level = f"expert:{args.budget_ms}"
     rng = random.Random(args.seed)
     times: list[float] = []
     if args.peer == "belote-cli":
@@ -219,35 +247,61 @@ def main() -> None:
                           "peer_time_ms": 0, "mean": m,
                           "ci95": [m - h, m + h]}))
         return
-    time_ms = args.time_ms
+    print(json.dumps(colver_match(args.deals, args.level, rng, args.time_ms,
+                                  args.colver_bidder, args.play_only)))
+
+
+def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
+                 bidder: str = "v1", play_only: bool = False,
+                 on_deal: Callable[[], None] | None = None) -> dict[str, Any]:
+    """``deals`` duplicate deals of our ``level`` against colver IS-DD with ``bidder``;
+    colver's ``time_ms`` (0: our bot's mean wall time per decision with a choice, bids
+    included, measured first on 20 probe deals, which do not count). The result: the
+    points per deal (ours minus colver's) with a 95% interval, and each side's measured
+    mean wall ms per decision with a choice over the match. ``on_deal`` is called after
+    each deal (a caller's progress bar); without it a bar shows on a terminal."""
+    times: list[float] = []
     if not time_ms:  # measure our bot first: the peer gets the same time per decision
-        probe = Colver(5)
+        probe = Colver(5, bidder)
         warm: list[float] = []  # the first deal loads the compiled code: not timed
-        play_deal(probe, deal_deck(rng), 0, True, args.level, 0, warm, args.play_only)
+        play_deal(probe, deal_deck(rng), 0, True, level, 0, warm, play_only)
+        probed: dict[str, list[float]] = {"ours": [], "peer": []}
         for i in range(1, 21):  # 20 deals: fewer read too low (3 ms for a 5.7 ms mean)
-            play_deal(probe, deal_deck(rng), i % 4, True, args.level, i, times,
-                      args.play_only)
+            play_deal(probe, deal_deck(rng), i % 4, True, level, i, times, play_only,
+                      None, probed)
         probe.close()
-        time_ms = max(1, round(statistics.mean(times) * 1000))
-    peer = Colver(time_ms)
+        time_ms = max(1, round(statistics.mean(probed["ours"]) * 1000))
+    peer = Colver(time_ms, bidder)
     diffs = []
-    bid_times: list[float] = []  # ours, for the record: colver's bidder is a fixed rule
-    for i in _deals(args.deals, f"colver IS-DD at {time_ms} ms"):
+    times = []
+    bid_times: list[float] = []
+    decisions: dict[str, list[float]] = {"ours": [], "peer": []}
+    label = f"colver IS-DD ({bidder}) at {time_ms} ms"
+    for i in (_deals(deals, label) if on_deal is None else range(deals)):
         deck = deal_deck(rng)
         dealer = i % 4
-        a = play_deal(peer, deck, dealer, True, args.level, 1000 + i, times, args.play_only,
-                      bid_times)
-        b = play_deal(peer, deck, dealer, False, args.level, 1000 + i, times, args.play_only,
-                      bid_times)
+        a = play_deal(peer, deck, dealer, True, level, 1000 + i, times, play_only,
+                      bid_times, decisions)
+        b = play_deal(peer, deck, dealer, False, level, 1000 + i, times, play_only,
+                      bid_times, decisions)
         diffs.append(((a[0] - a[1]) + (b[1] - b[0])) / 2)
+        if on_deal is not None:
+            on_deal()
     peer.close()
     mean = statistics.mean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
-    print(json.dumps({"peer": args.peer, "level": args.level, "deals": len(diffs),
-                      "play_only": args.play_only,
-                      "peer_time_ms": time_ms, "our_mean_ms": statistics.mean(times) * 1e3,
-                      "our_bid_mean_ms": statistics.mean(bid_times) * 1e3 if bid_times else 0,
-                      "mean": mean, "ci95": [mean - half, mean + half]}))
+
+    def ms(values: list[float]) -> float:
+        return statistics.mean(values) * 1e3 if values else 0.0
+
+    return {"peer": "colver", "colver_bidder": bidder, "level": level, "deals": len(diffs),
+            "play_only": play_only, "peer_time_ms": time_ms,
+            "our_decision_ms": ms(decisions["ours"]),
+            "peer_decision_ms": ms(decisions["peer"]),
+            "our_card_max_ms": max(times, default=0.0) * 1e3,
+            "our_bid_max_ms": max(bid_times, default=0.0) * 1e3,
+            "our_mean_ms": ms(times), "our_bid_mean_ms": ms(bid_times),
+            "mean": mean, "ci95": [mean - half, mean + half]}
 
 
 if __name__ == "__main__":

@@ -137,9 +137,14 @@ def start_times() -> dict[str, float]:
 
 
 def main() -> None:
+    """``DEALS.json [--solve-only]``: the solve times; without the flag the rollouts,
+    the expert's decision times and its start times too."""
     deals = json.loads(Path(sys.argv[1]).read_text())
     result: dict[str, float] = {}
     result |= solve_times(deals)
+    if "--solve-only" in sys.argv:
+        print(json.dumps(result))
+        return
     result["rollouts_per_s"] = rollout_rate(deals[0])
     result |= expert_times()
     result |= expert_bid_times()

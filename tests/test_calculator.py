@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from rebelote.calculator import HandEntry, ScoreSheet, new_sheet
+from rebelote.rules import Rules
 from rebelote.scoring import ScoreError
 
 
@@ -228,3 +229,48 @@ def test_interactive_pad_with_an_auction_preset(tmp_path: Path) -> None:
     rows = ScoreSheet.load(path).rows()
     # Coinched capot made: (250 card points + 250 for the capot bid) x 2.
     assert [r.score.scored for r in rows] == [(190, 60), (0, 1000)]
+
+
+# -- announcement totals no combination can make (issue 15) -------------------------------
+
+@pytest.mark.parametrize("total", [10, 21, 30, 130, 460, 480, 510, 560, 1000, -20])
+def test_impossible_announcement_totals_are_refused(total: int) -> None:
+    with pytest.raises(ScoreError, match="not an announcement total"):
+        HandEntry(0, 100, announce=(total, 0)).outcome(Rules.classic())
+
+
+def test_announcement_totals_come_from_real_hands() -> None:
+    """Every total two random partners hold is accepted; some edge totals are made by
+    hands built for them (carrés of jacks and nines + aces and tens: 550)."""
+    import random
+
+    from rebelote.announcements import find_announcements, team_totals
+    from rebelote.cards import mask_of, parse_card
+
+    rng = random.Random(15)
+    for _ in range(20000):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        total = sum(a.points for a in find_announcements(mask_of(deck[:8]))) + sum(
+            a.points for a in find_announcements(mask_of(deck[8:16])))
+        assert total in team_totals()
+
+    def held(*hands: str) -> int:
+        return sum(a.points for h in hands
+                   for a in find_announcements(mask_of(parse_card(c) for c in h.split())))
+
+    built = {
+        550: ("JS JH JD JC 9S 9H 9D 9C", "AS AH AD AC 10S 10H 10D 10C"),
+        120: ("7S 8S 9S 10S JS 7H 8H 9H", ""),
+        140: ("7S 8S 9S 10S JS 7H 8H 9H", "7D 8D 9D"),
+        70: ("7S 8S 9S JS QS KS AS", ""),
+    }
+    for total, hands in built.items():
+        assert held(*hands) == total and total in team_totals()
+        HandEntry(0, 100, announce=(total, 0)).outcome(Rules.classic())
+
+
+def test_cli_refuses_an_impossible_announcement_total() -> None:
+    res = cli("score", "hand", "--points", "100", "--announce", "0=30")
+    assert res.returncode == 2 and "30 is not an announcement total" in res.stderr
+    assert cli("score", "hand", "--points", "100", "--announce", "0=70").returncode == 0

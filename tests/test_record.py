@@ -233,3 +233,162 @@ def test_direction_is_recorded_and_seat_s_plus_1_always_plays_next() -> None:
     hand = next(h for h in replayed.hands if len(h.played) >= 3)
     for i, card in enumerate(hand.played[:3]):  # the first trick: seats in s, s+1, s+2
         assert hand.dealt[(hand.trick_leaders[0] + i) % 4] >> card & 1
+
+
+# -- contracts the rules cannot make, auction and contract, classic bids (issue 15) -------
+
+_DEAL = [["JS", "9S", "AS", "10S", "KS", "QS", "8S", "7S"],
+         ["JH", "9H", "AH", "10H", "KH", "QH", "8H", "7H"],
+         ["JD", "9D", "AD", "10D", "KD", "QD", "8D", "7D"],
+         ["JC", "9C", "AC", "10C", "KC", "QC", "8C", "7C"]]
+
+
+def _contract_record(preset: str, contract: dict[str, Any]) -> dict[str, Any]:
+    return {"format": "belote-record", "version": 1, "rules": {"preset": preset},
+            "hands": [{"dealer": 3, "cards": _DEAL, "contract": contract}]}
+
+
+@pytest.mark.parametrize(("preset", "contract", "fragment"), [
+    ("classic", {"taker": 0, "trump": "SA"}, "round2_no_trump"),
+    ("classic", {"taker": 0, "trump": "TA"}, "round2_all_trump"),
+    ("acorralada", {"taker": 0, "trump": "SA", "bid": 100}, "auction_no_trump"),
+    ("acorralada", {"taker": 1, "trump": "TA", "bid": 80}, "auction_all_trump"),
+    ("classic", {"taker": 0, "trump": "S", "bid": 100}, "no bid or double"),
+    ("ffb", {"taker": 0, "trump": "S", "double": 2}, "no bid or double"),
+])
+def test_contracts_the_rules_cannot_make_are_refused(preset: str, contract: dict[str, Any],
+                                                     fragment: str) -> None:
+    with pytest.raises(RecordError) as err:
+        replay_record(_contract_record(preset, contract))
+    assert fragment in str(err.value) and err.value.hand == 1
+
+
+def test_contracts_the_rules_allow_still_replay() -> None:
+    rules = {"preset": "classic", "round2_no_trump": True}
+    rec = _contract_record("classic", {"taker": 0, "trump": "SA"})
+    rec["rules"] = rules
+    assert replay_record(rec).hands[0].trump == "SA"
+    assert replay_record(_contract_record("coinche", {"taker": 0, "trump": "H", "bid": 90,
+                                                      "double": 2})).hands[0].trump == "H"
+    assert replay_record(_contract_record("classic", {"taker": 0, "trump": "S",
+                                                      "double": 1})).hands[0].trump == "S"
+
+
+@pytest.mark.parametrize("rules", [Rules.classic(), Rules.coinche()], ids=["classic", "coinche"])
+def test_auction_and_contract_must_agree(rules: Rules) -> None:
+    game = _random_game(rules, 7, hands=3)
+    rec: dict[str, Any] = json.loads(json.dumps(game_to_record(game)))
+    i, entry = _first_played_hand(rec)
+    rec["hands"] = rec["hands"][:i + 1]
+    hand = game.hands[i]
+    agreeing: dict[str, Any] = {"taker": hand.taker, "trump": hand.contract_name()}
+    if rules.game == "auction":
+        agreeing |= {"bid": "capot" if hand.bid_level == 9 else hand.contract_value(),
+                     "double": hand.double}
+    entry["contract"] = agreeing
+    assert replay_record(rec).hands[-1].scored == tuple(game.scores[i].scored)
+    changes: list[dict[str, Any]] = [{"taker": (hand.taker + 1) % 4},
+                                     {"trump": "SHDC"[(hand.mode + 1) % 4]}]
+    if rules.game == "auction":
+        changes += [{"bid": 160 if agreeing["bid"] != 160 else 150},
+                    {"double": 4 if hand.double != 4 else 1}]
+    for change in changes:
+        entry["contract"] = agreeing | change
+        with pytest.raises(RecordError) as err:
+            replay_record(rec)
+        assert "disagrees with the 'auction'" in str(err.value)
+        assert err.value.hand == i + 1
+
+
+def test_cli_refuses_an_impossible_contract_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "sa.json"
+    path.write_text(json.dumps(_contract_record("classic", {"taker": 0, "trump": "SA"})))
+    res = run_cli("replay", str(path))
+    assert res.returncode == 2
+    assert "SA cannot be made" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+# -- calls after the auction ended: hand, index, seat and rule ----------------------------
+
+def _located_call(rec: dict[str, Any], auction: list[str]) -> RecordError:
+    rec["hands"] = rec["hands"][:1]
+    rec["hands"][0]["auction"] = auction
+    rec["hands"][0].pop("play", None)
+    with pytest.raises(RecordError) as err:
+        replay_record(rec)
+    return err.value
+
+
+def test_call_after_a_take_is_located_with_seat_and_rule() -> None:
+    rec = _example()
+    e = _located_call(rec, ["pass", "take", "pass"])
+    dealer = rec["hands"][0]["dealer"]
+    seat = (dealer + 3) % 4  # first hand passed, the next took, this is the one after
+    assert (e.hand, e.index, e.list_name, e.seat, e.rule) == (
+        1, 2, "auction", seat, "calls only in the auction")
+    assert f"hand 1, auction index 2 (seat {seat})" in str(e)
+    assert "[rule: calls only in the auction]" in str(e)
+    assert f"seat {(dealer + 2) % 4} " in str(e)  # says who took
+
+
+def test_calls_after_a_coinche_auction_ended_are_located() -> None:
+    game = _random_game(Rules.coinche(), 2, hands=1)
+    base: dict[str, Any] = json.loads(json.dumps(game_to_record(game)))
+    dealer = base["hands"][0]["dealer"]
+    first = (dealer + 1) % 4
+    cases = [  # (auction, index of the late call, its seat)
+        (["80H", "pass", "pass", "pass", "coinche"], 4, first),  # after three passes
+        (["80H", "coinche", "pass", "pass", "pass", "pass"], 5, (first + 1) % 4),
+        (["80H", "coinche", "surcoinche", "pass"], 3, (first + 3) % 4),
+    ]
+    for auction, index, seat in cases:
+        e = _located_call(json.loads(json.dumps(base)), auction)
+        assert (e.index, e.seat, e.rule) == (index, seat, "calls only in the auction"), auction
+        assert f"auction index {index} (seat {seat})" in str(e)
+
+
+# -- replay --json of several games, hostile JSON ------------------------------------------
+
+def test_cli_replay_json_of_several_games_keeps_the_documented_fields(tmp_path: Path) -> None:
+    path = tmp_path / "games.json"
+    sp = run_cli("selfplay", "--preset", "skill7", "--hands", "30", "--seed", "5",
+                 "--bots", "random", "--record", str(path), "--json")
+    assert sp.returncode == 0, sp.stderr
+    games = json.loads(sp.stdout)["games"]
+    assert len(games) > 1
+    out = json.loads(run_cli("replay", str(path), "--json").stdout)
+    assert set(out) == {"hands", "totals", "winner", "games"}
+    assert len(out["games"]) == len(games)
+    assert out["hands"] == [h for g in out["games"] for h in g["hands"]]
+    assert len(out["hands"]) == 30
+    assert out["totals"] == games[-1]["totals"] == out["games"][-1]["totals"]
+    assert out["winner"] == games[-1]["winner"]
+
+
+_HOSTILE = {
+    "deep_array": "[" * 5000 + "]" * 5000,
+    "deep_in_record": '{"format": "belote-record", "hands": [{"dealer": ' + "[" * 3000
+                      + "]" * 3000 + "}]}",
+    "huge_int": '{"format": "belote-record", "hands": [{"dealer": ' + "7" * 5000 + "}]}",
+    "huge_negative": '{"version": -' + "1" * 5000 + ', "hands": []}',
+}
+
+
+@pytest.mark.parametrize("command", ["replay", "analyze", "hint"])
+@pytest.mark.parametrize("name", list(_HOSTILE))
+def test_hostile_json_is_bad_input_exit_2(tmp_path: Path, command: str, name: str) -> None:
+    path = tmp_path / f"{name}.json"
+    path.write_text(_HOSTILE[name])
+    res = run_cli(command, str(path))
+    assert res.returncode == 2, res.stderr
+    assert "internal error" not in res.stderr and "Traceback" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and len(res.stderr) < 300
+
+
+def test_deep_strings_do_not_count_as_nesting() -> None:
+    from rebelote.record import parse_json
+
+    assert parse_json('{"a": "' + "[" * 500 + '\\" ]"}', "x") == {"a": "[" * 500 + '" ]'}
+    with pytest.raises(RecordError):
+        parse_json("[" * 65 + "]" * 65, "x")
+    assert parse_json("[" * 64 + "]" * 64, "x")

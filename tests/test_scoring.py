@@ -105,6 +105,10 @@ def test_game_end_rules() -> None:
     tf = R.replace(both_over="takers_first")
     assert game_winner(tf, (1010, 1050), 0, 5) == 0  # takers counted first
     assert game_winner(tf, (990, 1050), 0, 5) == 1
+    # failed takers over the target with their kept belote: the defense counts first
+    assert game_winner(tf, (1050, 1010), 0, 5, takers_made=False) == 1
+    assert game_winner(tf, (1050, 990), 0, 5, takers_made=False) == 0  # only they are over
+    assert game_winner(R, (1050, 1010), 0, 5, takers_made=False) == 0  # higher total
     assert game_winner(R, (1020, 1020), 0, 5) is None  # exact tie: one more hand
     limited = R.replace(target=0, hands_limit=4)
     assert game_winner(limited, (300, 200), 0, 3) is None
@@ -145,7 +149,15 @@ AC = Rules.acorralada()
     # acorralada: made: both score their points, takers add the bid (×2/×4); failed: all
     (AC, HandOutcome(0, (100, 62), bid=90), (190, 62), MADE),
     (AC, HandOutcome(0, (100, 62), bid=90, double=2), (280, 62), MADE),
-    (AC, HandOutcome(0, (80, 82), bid=90, belote=(0, 20)), (0, 182), FAILED),
+    # failed: 162 + both belotes + the contract's value (x2 / x4 doubled) to the defense
+    (AC, HandOutcome(0, (80, 82), bid=90, belote=(0, 20)), (0, 272), FAILED),
+    (AC, HandOutcome(0, (80, 82), bid=90, double=2), (0, 162 + 180), FAILED),
+    (AC, HandOutcome(1, (90, 72), bid=100, double=4, belote=(20, 20)), (162 + 40 + 400, 0),
+     FAILED),
+    (AC, HandOutcome(0, capot=1, bid=80), (0, 252 + 80), FAILED),
+    # the option keeping the old reading: the value goes to nobody
+    (AC.replace(acorralada_failed="cards_only"),
+     HandOutcome(0, (80, 82), bid=90, double=2, belote=(0, 20)), (0, 182), FAILED),
 ])
 def test_auction_scoring(rules: Rules, outcome: HandOutcome, expected: tuple[int, int],
                          result: str) -> None:
@@ -161,3 +173,17 @@ def test_auction_outcomes_are_checked() -> None:
             score_outcome(CO, bad)
     with pytest.raises(ScoreError, match="no bid"):
         score_outcome(R, HandOutcome(0, (100, 62), bid=90))
+
+
+def test_takers_first_failed_takers_over_with_their_belote_lose_the_game() -> None:
+    """Both over in one hand, the takers failed but reached the target with their kept
+    belote: the defense, which won the hand, wins the game (how-to-play source)."""
+    from rebelote.calculator import HandEntry, ScoreSheet
+
+    rules = R.replace(both_over="takers_first", target=100, announcements=False)
+    sheet = ScoreSheet(rules)
+    sheet.add(HandEntry(0, points=90))  # made: 90 - 72
+    assert sheet.winner is None
+    sheet.add(HandEntry(0, points=70, belote=(0,)))  # 70 + 20 < 92: failed, belote kept
+    assert sheet.totals == (110, 234)
+    assert sheet.winner == 1

@@ -305,3 +305,38 @@ def test_illegal_card_in_auction_game() -> None:
     assert wrong, "this deal must leave the second player an illegal card"
     with pytest.raises(IllegalPlay):
         h.play(wrong[0])
+
+
+@pytest.mark.parametrize("rules", [
+    Rules.decouverte(),
+    Rules.decouverte().replace(belote_automatic=True),
+    Rules.decouverte().replace(auto_announce=False),
+], ids=["auto", "belote_automatic", "declared"])
+def test_decouverte_belote_from_face_down_king_or_queen(rules: Rules) -> None:
+    """RULES §6: K and Q of trump held by one player, said when played, score 20; in
+    découverte a card that starts face down under a table card is the player's too."""
+    from rebelote.cards import KING, QUEEN
+
+    rng = random.Random(6)
+    covered_pairs = 0
+    for _ in range(300):
+        h = HandState.new(rules, rng.randrange(2), rng)
+        trump = rng.randrange(4)
+        h.call(34 + trump)
+        king, queen = trump * 8 + KING, trump * 8 + QUEEN
+        face_down = {d for seat in (0, 1) for _, d in h.layout[seat]}
+        seats: dict[int, int] = {}
+        while not h.is_over:
+            seat = h.turn
+            card = rng.choice(cards_of(h.legal_cards()))
+            if card in (king, queen):
+                seats[card] = seat
+            said = None if rules.auto_announce else card in (king, queen)
+            h.play(card, belote=said)
+        both = seats[king] == seats[queen]
+        expected = [0, 0]
+        if both:
+            expected[seats[king]] = 20
+            covered_pairs += bool({king, queen} & face_down)
+        assert h.belote_points == expected
+    assert covered_pairs >= 10  # the case this test is for did happen

@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from rebelote.actions import CAPOT_LEVEL
 from rebelote.bots import RandomBot
-from rebelote.cards import mask_of
+from rebelote.cards import cards_of, mask_of, parse_card
 from rebelote.game import Game
 from rebelote.hand import HandState
 from rebelote.rules import Rules
@@ -84,3 +85,99 @@ def test_bot_chooses_from_the_view_only() -> None:
     view = h.view(seat)
     assert bot.choose(view) in view.legal_actions
     assert h.view((seat + 1) % 4).legal_actions == ()
+
+
+# -- the fields clients need: master, contract, teams, announcements that scored --------
+
+def test_view_master_is_the_seat_winning_the_trick_so_far() -> None:
+    from tests.helpers import position
+
+    h = position({0: "AS", 1: "7S", 2: "7H 8H 9H 10H 7D 8D 9D 10D"}, "H")
+    assert h.view(1).master == -1  # nothing played yet
+    h.play(parse_card("AS"))
+    assert h.view(1).master == 0
+    h.play(parse_card("7S"))
+    assert [h.view(s).master for s in range(4)] == [0, 0, 0, 0]
+    h.play(parse_card("7H"))  # seat 2 trumps
+    assert h.view(3).master == 2 == h.view(-1).master
+
+
+def test_view_classic_contract_known_once_taken() -> None:
+    from rebelote.hand import PASS, TAKE
+
+    h = HandState.new(Rules.classic(), 0, random.Random(3))
+    assert h.view(1).contract_info is None
+    h.call(PASS)
+    h.call(TAKE)
+    info = h.view(0).contract_info
+    assert info is not None
+    assert (info.bidder, info.kind, info.level, info.value, info.double, info.final) == (
+        2, h.retourne >> 3, -1, 0, 1, True)
+    assert info.name == "SHDC"[h.retourne >> 3]
+
+
+def test_view_auction_contract_follows_bids_coinche_and_surcoinche() -> None:
+    from rebelote.hand import COINCHE, PASS, SURCOINCHE, bid_action
+
+    h = HandState.new(Rules.coinche(), 3, random.Random(4))  # seat 0 speaks first
+    assert h.view(0).contract_info is None
+    h.call(bid_action(0, 1))           # seat 0: 80H
+    info = h.view(2).contract_info
+    assert info is not None and (info.bidder, info.kind, info.value, info.final) == (
+        0, 1, 80, False)
+    h.call(bid_action(2, 3))           # seat 1: 100C
+    h.call(COINCHE)                    # seat 2 coinches its opponents' 100C
+    info = h.view(0).contract_info
+    assert info is not None
+    assert (info.bidder, info.kind, info.value, info.double, info.doubled_by) == (
+        1, 3, 100, 2, 2)
+    assert not info.final
+    h.call(PASS)                       # seat 3
+    h.call(PASS)                       # seat 0
+    h.call(SURCOINCHE)                 # seat 1
+    info = h.view(-1).contract_info
+    assert info is not None
+    assert (info.double, info.doubled_by, info.redoubled_by, info.final, info.name) == (
+        4, 2, 1, True, "100C")
+
+
+def test_view_acorralada_contra_and_recontra_seats() -> None:
+    from rebelote.hand import COINCHE, PASS, SURCOINCHE, bid_action
+
+    h = HandState.new(Rules.acorralada(), 3, random.Random(5))
+    h.call(bid_action(1, 0))            # seat 0: 90S
+    for _ in range(3):
+        h.call(PASS)                    # 1, 2, 3 pass: seat 0 may raise
+    h.call(bid_action(CAPOT_LEVEL, 0))  # seat 0 raises to capot
+    h.call(PASS)                        # seat 1
+    h.call(COINCHE)                     # seat 3 (its partner 2 is skipped): contra
+    h.call(SURCOINCHE)                  # seat 0: recontra
+    info = h.view(2).contract_info
+    assert info is not None
+    assert (info.bidder, info.level, info.value, info.double, info.doubled_by,
+            info.redoubled_by, info.final, info.is_capot) == (
+        0, CAPOT_LEVEL, 250, 4, 3, 0, True, True)
+
+
+def test_view_teams() -> None:
+    rng = random.Random(1)
+    assert HandState.new(Rules.classic(), 0, rng).view(0).teams == (0, 1, 0, 1)
+    assert HandState.new(Rules.three(), 0, rng).view(0).teams == (0, 1, 2)
+    assert HandState.new(Rules.decouverte(), 0, rng).view(1).teams == (0, 1)
+
+
+def test_view_announcements_that_scored() -> None:
+    from tests.helpers import deal_of
+
+    spec = {0: "AS KS QS JS 7H 7C 8D 9D", 1: "AH KH QH 7S 8C JC 7D 9C"}
+    h = HandState.with_contract(Rules.classic(), 3, deal_of(spec), 0, 3)
+    for _ in range(3):
+        h.play(min(cards_of(h.legal_cards())))
+    v = h.view(1)
+    assert (v.announcement_points, v.announcement_seats) == ((0, 0), ())  # trick 1 on
+    h.play(min(cards_of(h.legal_cards())))
+    for seat in (-1, 0, 1):
+        v = h.view(seat)
+        assert v.announcement_winner == 0
+        assert v.announcement_seats == (0,)
+        assert v.announcement_points == (50, 0)

@@ -8,6 +8,7 @@ sequence at once (a carré is a set of ranks, a sequence a run in one suit).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from rebelote.cards import (
@@ -99,6 +100,48 @@ def find_announcements(hand: CardSet) -> list[Announcement]:
         if hand & RANK_MASK[rank] == RANK_MASK[rank]:
             out.append(Announcement(RANK_MASK[rank], "carre", CARRE_POINTS[rank], -1, rank, 4))
     return out
+
+
+def _candidates() -> list[tuple[CardSet, CardSet, int]]:
+    """Every announcement's cards, the cards that must stay out of the same hand for it
+    to stand as found (a sequence's neighbours: they would lengthen it), its points."""
+    out = []
+    for suit in range(4):
+        for length in range(3, 9):
+            for low in range(9 - length):
+                cards = ((1 << length) - 1) << (8 * suit + low)
+                around = (1 << (8 * suit + low - 1) if low else 0) | (
+                    1 << (8 * suit + low + length) if low + length < 8 else 0)
+                out.append((cards, around, sequence_points(length)))
+    out.extend((RANK_MASK[rank], 0, points) for rank, points in CARRE_POINTS.items())
+    return out
+
+
+@cache
+def team_totals() -> frozenset[int]:
+    """Every announcement total one team can score: the sums of announcements that two
+    partners' hands of 8 cards (no card in both) can hold together. 10, 30, 130, 460...
+    are not among them. Found by search: each hand's possible announcements (at most 8
+    cards, each sequence kept whole), then the pairs of hands without a common card."""
+    candidates = _candidates()
+    hands: dict[int, list[CardSet]] = {}
+
+    def grow(start: int, held: CardSet, kept_out: CardSet, total: int) -> None:
+        hands.setdefault(total, []).append(held)
+        for i in range(start, len(candidates)):
+            cards, around, points = candidates[i]
+            more = held | cards
+            if more.bit_count() <= 8 and not more & (kept_out | around):
+                grow(i + 1, more, kept_out | around, total + points)
+
+    grow(0, 0, 0, 0)
+    totals: set[int] = set()
+    values = sorted(hands)
+    for i, a in enumerate(values):
+        for b in values[i:]:
+            if a + b not in totals and any(not p & q for p in hands[a] for q in hands[b]):
+                totals.add(a + b)
+    return frozenset(totals)
 
 
 def announcement_of(cards: CardSet) -> Announcement:

@@ -14,8 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rebelote.announcements import team_totals
 from rebelote.rules import Rules, RulesError
-from rebelote.scoring import HandOutcome, HandScore, ScoreError, game_winner, score_outcome
+from rebelote.scoring import (
+    MADE,
+    HandOutcome,
+    HandScore,
+    ScoreError,
+    game_winner,
+    score_outcome,
+)
 
 SHEET_FORMAT = "belote-score-sheet"
 
@@ -78,8 +86,10 @@ class HandEntry:
         if any(self.announce) and not rules.announcements:
             raise ScoreError(f"the {rules.preset} rules have no announcements")
         for value in self.announce:
-            if value and (value < 20 or value % 10):
-                raise ScoreError(f"{value} is not an announcement total (20, 50, 100, ...)")
+            if value not in team_totals():
+                raise ScoreError(f"{value} is not an announcement total: no combination of "
+                                 "tierces (20), cinquantes (50), cents (100) and carrés "
+                                 "(100, 150, 200) that two partners can hold makes it")
         if rules.game == "auction" and not (self.bid or self.capot_bid):
             raise ScoreError("auction games need the bid (80 to 160, or capot)")
         bid = rules.capot_bid_value if self.capot_bid else self.bid
@@ -184,7 +194,9 @@ class ScoreSheet:
     def _winner_after(self, rows: list[SheetRow]) -> int | None:
         if not rows:
             return None
-        return game_winner(self.rules, rows[-1].totals, rows[-1].entry.taker, len(rows))
+        last = rows[-1]
+        return game_winner(self.rules, last.totals, last.entry.taker, len(rows),
+                           last.score.outcome == MADE)
 
     @property
     def totals(self) -> tuple[int, int]:

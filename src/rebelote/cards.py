@@ -33,6 +33,10 @@ NO_TRUMP: Final = 4
 ALL_TRUMP: Final = 5
 """Contract mode *tout atout*: every suit ranked like trump."""
 MODES: Final = (0, 1, 2, 3, NO_TRUMP, ALL_TRUMP)
+CONTRACTS: Final = MODES
+"""Every contract kind: the four trump suits, then sans atout and tout atout."""
+NO_CONTRACT: Final = -1
+"""No contract (yet): the auction is going on, or the hand was voided."""
 
 SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
 RANKS: Final = (SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE)

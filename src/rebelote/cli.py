@@ -72,8 +72,10 @@ def replay(
     except RecordError as exc:
         _fail(str(exc), 2, exc.to_json(), as_json)
     if as_json:
-        out: dict[str, Any] = replays[0].to_json() if len(replays) == 1 else {
-            "games": [r.to_json() for r in replays]}
+        out: dict[str, Any] = replays[-1].to_json()
+        if len(replays) > 1:  # RECORD.md: every hand in order, the last game's totals
+            out["hands"] = [h.to_json() for r in replays for h in r.hands]
+            out["games"] = [r.to_json() for r in replays]
         print(json.dumps(out, ensure_ascii=False))
     else:
         print(_replay_text(replays))

@@ -9,7 +9,7 @@ from rebelote.cards import PLAIN_ORDER, Card, CardSet, cards_of
 from rebelote.errors import WrongPhase
 from rebelote.hand import OVER, HandState, deal_deck
 from rebelote.rules import Rules
-from rebelote.scoring import VOID, HandScore, game_winner
+from rebelote.scoring import MADE, VOID, HandScore, game_winner
 from rebelote.view import SeatView, make_view
 
 
@@ -156,7 +156,7 @@ class Game:
             self._next_deck = list(hand.played)
             taker_side = hand.taker if self.sides == 3 else hand.taker_team
             self.winner = game_winner(self.rules, tuple(self.totals), taker_side,
-                                      self.hands_played)
+                                      self.hands_played, score.outcome == MADE)
         if self.winner is None and self.rng is not None and self.auto_deal:
             self.deal()
 

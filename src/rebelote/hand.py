@@ -16,6 +16,24 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from rebelote.actions import (
+    _CALL_NAMES,
+    BID_BASE,
+    BID_VALUES,
+    CALL_ALL_TRUMP,
+    CALL_NO_TRUMP,
+    CALL_SPADES,
+    CAPOT_LEVEL,
+    COINCHE,
+    PASS,
+    SURCOINCHE,
+    TAKE,
+    action_name,
+    bid_action,
+    bid_of,
+    bid_value,
+    parse_action,
+)
 from rebelote.announcements import Announcement, announcement_of, best_team, find_announcements
 from rebelote.cards import (
     ALL_TRUMP,
@@ -27,13 +45,10 @@ from rebelote.cards import (
     SUIT_NAMES,
     WIN_VALUE,
     Card,
-    CardError,
     CardSet,
     card_name,
     cards_of,
     mode_name,
-    parse_card,
-    parse_mode,
     points_table,
 )
 from rebelote.errors import (
@@ -50,39 +65,15 @@ from rebelote.scoring import VOID, HandOutcome, HandScore, score_outcome, score_
 if TYPE_CHECKING:
     from rebelote.view import SeatView
 
-# -- actions ------------------------------------------------------------------------------
-
-PASS: Final = 32
-TAKE: Final = 33
-CALL_SPADES: Final = 34  # round 2: name a suit (34 + suit)
-CALL_NO_TRUMP: Final = 38
-CALL_ALL_TRUMP: Final = 39
-COINCHE: Final = 40  # coinche / contre / contra: x2
-SURCOINCHE: Final = 41  # surcoinche / surcontre / recontra: x4 (or x3)
-BID_BASE: Final = 64  # auction games: BID_BASE + level * 6 + mode
-BID_VALUES: Final = (80, 90, 100, 110, 120, 130, 140, 150, 160)
-CAPOT_LEVEL: Final = 9  # the level after 160: capot
-_CALL_NAMES: Final = {PASS: "pass", TAKE: "take", 34: "S", 35: "H", 36: "D", 37: "C",
-                      CALL_NO_TRUMP: "SA", CALL_ALL_TRUMP: "TA", COINCHE: "coinche",
-                      SURCOINCHE: "surcoinche"}
+__all__ = [
+    "AUCTION", "BID_BASE", "BID_VALUES", "CALL_ALL_TRUMP", "CALL_NO_TRUMP", "CALL_SPADES",
+    "CAPOT_LEVEL", "COINCHE", "OVER", "PASS", "PLAY", "SURCOINCHE", "TAKE", "HandState",
+    "action_name", "bid_action", "bid_of", "bid_value", "deal_deck", "deck_for",
+    "parse_action",
+]
 
 # Stages of an auction game's auction.
 _BIDDING, _RAISE, _CONTRA, _AFTER_COINCHE = range(4)
-
-
-def bid_action(level: int, mode: int) -> int:
-    """The action bidding ``BID_VALUES[level]`` (or capot at level 9) in ``mode``."""
-    return BID_BASE + level * 6 + mode
-
-
-def bid_of(action: int) -> tuple[int, int]:
-    """(level, mode) of a bid action."""
-    return divmod(action - BID_BASE, 6)
-
-
-def bid_value(level: int) -> int:
-    """The points a bid level stands for (capot: 250; see ``Rules.capot_bid_value``)."""
-    return BID_VALUES[level] if level < CAPOT_LEVEL else 250
 
 # -- phases -------------------------------------------------------------------------------
 
@@ -104,55 +95,6 @@ _DECK_SETS: Final = {n: frozenset(deck) for n, deck in _DECKS.items()}
 def deck_for(players: int) -> list[Card]:
     """The cards in play: 32, or 24 for three players (the 7s and 8s set aside)."""
     return list(_DECKS[players])
-
-
-def action_name(action: int) -> str:
-    """Record notation of an action: ``JS``, ``pass``, ``take``, ``H``, ``SA``."""
-    if 0 <= action < 32:
-        return card_name(action)
-    if BID_BASE <= action < BID_BASE + 60:
-        level, mode = bid_of(action)
-        return ("capot" if level == CAPOT_LEVEL else str(BID_VALUES[level])) + mode_name(mode)
-    try:
-        return _CALL_NAMES[action]
-    except KeyError:
-        raise ValueError(f"{action!r} is not an action") from None
-
-
-def parse_action(text: str) -> int:
-    """Parse a card or a call in record notation (``pass``, ``take``, ``S``, ``SA``, ``10H``)."""
-    t = text.strip().lower() if isinstance(text, str) else ""
-    if 2 <= len(t) <= 3 and t not in ("sa", "ta"):  # most often a card: try it first
-        try:
-            return parse_card(text)
-        except CardError:
-            pass
-    if t == "pass":
-        return PASS
-    if t == "take":
-        return TAKE
-    if t in ("coinche", "contre", "contra"):
-        return COINCHE
-    if t in ("surcoinche", "surcontre", "recontra"):
-        return SURCOINCHE
-    value, mode_text = _split_bid(t)
-    if value is not None:
-        level = CAPOT_LEVEL if value == "capot" else BID_VALUES.index(int(value))
-        return bid_action(level, parse_mode(mode_text))
-    if t in ("s", "h", "d", "c", "♠", "♥", "♦", "♣", "sa", "ta"):
-        return CALL_SPADES + parse_mode(t) if t not in ("sa", "ta") else (
-            CALL_NO_TRUMP if t == "sa" else CALL_ALL_TRUMP)
-    return parse_card(text)
-
-
-def _split_bid(text: str) -> tuple[str | None, str]:
-    """``("100", "h")`` for ``100h``, ``("capot", "sa")`` for ``capotsa``; (None, "")
-    when ``text`` is not a bid."""
-    for head in ("capot", *(str(v) for v in BID_VALUES)):
-        if text.startswith(head) and text[len(head):] in ("s", "h", "d", "c", "sa", "ta",
-                                                           "♠", "♥", "♦", "♣"):
-            return head, text[len(head):]
-    return None, ""
 
 
 def deal_deck(rng: random.Random, players: int = 4) -> list[Card]:
@@ -202,6 +144,7 @@ class HandState:
         "bidder",
         "calls",
         "card_points",
+        "coinched_by",
         "dealer",
         "dealt",
         "double",
@@ -218,6 +161,7 @@ class HandState:
         "rules",
         "seat_belote",
         "seat_points",
+        "surcoinched_by",
         "table_up",
         "taker",
         "trick",
@@ -271,6 +215,10 @@ class HandState:
     bid_level: int
     bidder: int
     double: int
+    coinched_by: int
+    """The seat that coinched (contre, contra), -1 if none or not known."""
+    surcoinched_by: int
+    """The seat that surcoinched (surcontre, recontra), -1 if none or not known."""
     _belote_first: dict[int, bool]
     _belote_said: list[tuple[int, str, Card]]
     _belote_suits: CardSet
@@ -493,6 +441,8 @@ class HandState:
         self.bid_level = -1
         self.bidder = -1
         self.double = 1
+        self.coinched_by = -1
+        self.surcoinched_by = -1
         self.belote_points = [0, 0]
         self._belote_suits = 0
         self._belote_first = {}
@@ -537,6 +487,8 @@ class HandState:
         o.dealer = self.dealer
         o.dealt = self.dealt[:]
         o.double = self.double
+        o.coinched_by = self.coinched_by
+        o.surcoinched_by = self.surcoinched_by
         o.first = self.first
         o.hands = self.hands[:]
         o.initial = self.initial[:]
@@ -736,6 +688,7 @@ class HandState:
             self._after_coinche += 1
             if action == SURCOINCHE:
                 self.double = 4
+                self.surcoinched_by = caller
                 self._finish_auction()
             elif self._after_coinche == 3:
                 self._finish_auction()
@@ -749,6 +702,7 @@ class HandState:
         elif stage == _CONTRA:
             if action == COINCHE:
                 self.double = 2
+                self.coinched_by = caller
                 self._stage = _AFTER_COINCHE
                 self.turn = nxt
             elif caller == (self.bidder + 1) & 3:
@@ -770,6 +724,7 @@ class HandState:
                 self.turn = nxt
         elif action == COINCHE:
             self.double = 2
+            self.coinched_by = caller
             self._stage = _AFTER_COINCHE
             self.turn = nxt
         else:
@@ -866,8 +821,8 @@ class HandState:
         else:
             suits = (mode,)
         belote_suits = 0
-        for s in suits:
-            if any(h & BELOTE_PAIR[s] == BELOTE_PAIR[s] for h in hands):
+        for s in suits:  # held: in hand, or (découverte) face down under a table card
+            if any(h & BELOTE_PAIR[s] == BELOTE_PAIR[s] for h in self.dealt):
                 belote_suits |= BELOTE_PAIR[s]
         self._belote_suits = belote_suits
 

@@ -14,6 +14,7 @@ resumes.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,7 @@ from rebelote.hand import (
     PLAY,
     HandState,
     action_name,
+    bid_action,
     parse_action,
 )
 from rebelote.rules import Rules, RulesError
@@ -168,15 +170,47 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"{path}: cannot be read as UTF-8 text "
                           f"({exc.__class__.__name__})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: malformed JSON at line {exc.lineno}, column {exc.colno} "
-                          f"({exc.msg})") from None
+    data = parse_json(text, str(path))
     records = data if isinstance(data, list) else [data]
     if not records:
         raise RecordError(f"{path}: the file holds no record")
     return records
+
+
+MAX_DEPTH = 64
+"""Deepest nesting of arrays and objects a record may have (a record needs 5)."""
+MAX_DIGITS = 20
+"""Longest integer a record may hold (a record's integers are seats, bids and doubles)."""
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def parse_json(text: str, where: str) -> Any:
+    """Parse a record's JSON text, refusing as bad input (:class:`RecordError`) what no
+    record holds and what would exhaust the parser: nesting deeper than
+    :data:`MAX_DEPTH`, integers longer than :data:`MAX_DIGITS` digits."""
+    depth = 0
+    for m in _BRACKETS.finditer(_STRINGS.sub("", text)):  # nesting outside strings
+        depth += 1 if m.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            raise RecordError(f"{where}: the JSON is nested more than {MAX_DEPTH} deep, "
+                              "which no record is")
+
+    def integer(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            raise RecordError(f"{where}: an integer of {len(digits.lstrip('-'))} digits, "
+                              f"longer than any record holds (at most {MAX_DIGITS})")
+        return int(digits)
+
+    try:
+        return json.loads(text, parse_int=integer)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{where}: malformed JSON at line {exc.lineno}, column {exc.colno} "
+                          f"({exc.msg})") from None
+    except RecursionError:  # pragma: no cover - the depth check comes first
+        raise RecordError(f"{where}: the JSON is nested too deep") from None
 
 
 def _seat(value: Any, what: str, hand_no: int, players: int = 4) -> int:
@@ -262,17 +296,7 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
                      else None)
             hand = HandState.from_cards(rules, dealer, cards, retourne, stock)
         elif "contract" in entry:
-            contract = entry["contract"]
-            if not isinstance(contract, dict):
-                raise RecordError(f"hand {hand_no}: 'contract' must be an object", hand=hand_no)
-            taker = _seat(contract.get("taker"), "the contract's taker", hand_no, n)
-            try:
-                mode = parse_mode(str(contract.get("trump", "")))
-            except CardError:
-                raise RecordError(f"hand {hand_no}: the contract's trump must be S, H, D, C, "
-                                  f"SA or TA, not {contract.get('trump')!r}",
-                                  hand=hand_no) from None
-            level, double = _contract_bid(rules.game, contract, hand_no)
+            taker, mode, level, double = _contract(rules, entry["contract"], hand_no)
             hand = HandState.with_contract(rules, dealer, cards, taker, mode, retourne, level,
                                            double)
         else:
@@ -286,12 +310,18 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
     auction = entry.get("auction", [])
     if not isinstance(auction, list):
         raise RecordError(f"hand {hand_no}: 'auction' must be a list of calls", hand=hand_no)
+    contract = _contract(rules, entry["contract"], hand_no) if (
+        "auction" in entry and "contract" in entry) else None
+    seat = hand.turn
     for k, name in enumerate(auction):
+        if hand.phase != AUCTION:  # the seat whose turn it would be: the next one round
+            seat = (seat + 1) % n
+            rule = "calls only in the auction"
+            raise RecordError(f"hand {hand_no}, auction index {k} (seat {seat}): "
+                              f"{_short(name)} comes after the auction ended "
+                              f"({_auction_end(hand)}) [rule: {rule}]", hand=hand_no,
+                              index=k, list_name="auction", seat=seat, rule=rule)
         seat = hand.turn
-        if hand.phase != AUCTION:
-            raise RecordError(f"hand {hand_no}, auction index {k}: {name!r} comes after the "
-                              "auction ended", hand=hand_no, index=k, list_name="auction",
-                              rule="auction over")
         try:
             action = parse_action(name) if isinstance(name, str) else -1
             if action < 32:
@@ -307,6 +337,12 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
                               f"[rule: {rule}]", hand=hand_no, index=k, list_name="auction",
                               seat=seat, rule=rule) from None
 
+    if contract is not None and contract != (hand.taker, hand.mode, hand.bid_level,
+                                             hand.double):
+        raise RecordError(f"hand {hand_no}: the 'contract' {_contract_text(*contract)} "
+                          f"disagrees with the 'auction', which makes "
+                          f"{_auction_end(hand)}: give one of them, or both alike",
+                          hand=hand_no, rule="contract and auction")
     play = entry.get("play", [])
     if not isinstance(play, list):
         raise RecordError(f"hand {hand_no}: 'play' must be a list of cards", hand=hand_no)
@@ -334,9 +370,61 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
     return summarize(game, hand)
 
 
+def _short(value: Any) -> str:
+    """A record's value for a message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _contract_text(taker: int, mode: int, level: int, double: int) -> str:
+    if taker < 0:
+        return "no contract (a voided hand)"
+    name = mode_name(mode) if level < 0 else action_name(bid_action(level, mode))
+    return f"seat {taker} {name}" + {1: "", 2: " coinched", 4: " surcoinched"}[double]
+
+
+def _auction_end(hand: HandState) -> str:
+    """How a hand's auction ended (or stands), for a message."""
+    if hand.phase == AUCTION:
+        return "an auction not finished"
+    return _contract_text(hand.taker, hand.mode, hand.bid_level, hand.double)
+
+
+def _contract(rules: Rules, contract: Any, hand_no: int) -> tuple[int, int, int, int]:
+    """(taker, contract, bid level, double) of a record's ``contract`` object, refusing
+    one these rules cannot make."""
+    if not isinstance(contract, dict):
+        raise RecordError(f"hand {hand_no}: 'contract' must be an object", hand=hand_no)
+    taker = _seat(contract.get("taker"), "the contract's taker", hand_no, rules.players)
+    try:
+        mode = parse_mode(str(contract.get("trump", "")))
+    except CardError:
+        raise RecordError(f"hand {hand_no}: the contract's trump must be S, H, D, C, "
+                          f"SA or TA, not {_short(contract.get('trump'))}",
+                          hand=hand_no) from None
+    if mode not in rules.contracts:
+        raise RecordError(f"hand {hand_no}: the contract {mode_name(mode)} cannot be made "
+                          f"under these {rules.preset} rules (the option "
+                          f"{_contract_option(rules, mode)} is off)", hand=hand_no,
+                          rule="contract the rules allow")
+    level, double = _contract_bid(rules.game, contract, hand_no)
+    return taker, mode, level, double
+
+
+def _contract_option(rules: Rules, mode: int) -> str:
+    prefix = "auction" if rules.game == "auction" else "round2"
+    return f"{prefix}_{'no_trump' if mode == 4 else 'all_trump'}"
+
+
 def _contract_bid(game: str, contract: dict[str, Any], hand_no: int) -> tuple[int, int]:
     """(bid level, double) of a record's contract; (-1, 1) in classic games."""
     if game != "auction":
+        extra = [k for k in ("bid", "double") if k in contract
+                 and (k == "bid" or contract[k] != 1)]
+        if extra:
+            raise RecordError(f"hand {hand_no}: classic belote has no bid or double, but the "
+                              f"contract gives {' and '.join(repr(k) for k in extra)}",
+                              hand=hand_no, rule="classic contract")
         return -1, 1
     bid = contract.get("bid")
     if bid == "capot":
@@ -345,7 +433,7 @@ def _contract_bid(game: str, contract: dict[str, Any], hand_no: int) -> tuple[in
         level = BID_VALUES.index(bid)
     else:
         raise RecordError(f"hand {hand_no}: the contract's bid must be 80..160 by tens or "
-                          f"\"capot\", not {bid!r}", hand=hand_no)
+                          f"\"capot\", not {_short(bid)}", hand=hand_no)
     double = contract.get("double", 1)
     if double not in (1, 2, 4) or isinstance(double, bool):
         raise RecordError(f"hand {hand_no}: the contract's double must be 1, 2 or 4, not "

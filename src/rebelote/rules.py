@@ -42,6 +42,11 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "online platform's acorralada."),
     Option("auction_no_trump", (False, True), "Sans atout (SA) may be bid (RULES §4)."),
     Option("auction_all_trump", (False, True), "Tout atout (TA) may be bid (RULES §4)."),
+    Option("acorralada_failed", ("value_to_defense", "cards_only"),
+           "Acorralada, a failed contract: the opponents score 162 (252 on their capot), "
+           "both belotes and the contract's value, x2 / x4 when doubled ('value_to_defense', "
+           "RULES §4: all the points, so that a contra is a risk for both sides), or only "
+           "the 162 and the belotes ('cards_only': the value goes to nobody)."),
     Option("multiplier_on", ("whole", "bid"),
            "A coinche/contre multiplies the whole score (160 + announcements + bid) or only "
            "the bid (RULES §4)."),
@@ -132,6 +137,7 @@ class Rules:
     auction_scoring: str = "coinche"
     auction_no_trump: bool = False
     auction_all_trump: bool = False
+    acorralada_failed: str = "value_to_defense"
     multiplier_on: str = "whole"
     surcoinche_multiplier: int = 4
     capot_bid_value: int = 250
@@ -184,6 +190,16 @@ class Rules:
             raise RulesError("3-player games count a tie as failed or made, not a reserve")
         if self.preset not in PRESETS:
             raise RulesError(f"unknown preset {self.preset!r} (known: {', '.join(PRESETS)})")
+
+    @property
+    def contracts(self) -> tuple[int, ...]:
+        """The contracts these rules can make: the four trump suits 0..3, then sans atout
+        (4) and tout atout (5) where the options allow them (round 2 in classic, bids in
+        auction games)."""
+        auction = self.game == "auction"
+        no_trump = self.auction_no_trump if auction else self.round2_no_trump
+        all_trump = self.auction_all_trump if auction else self.round2_all_trump
+        return (0, 1, 2, 3) + ((4,) if no_trump else ()) + ((5,) if all_trump else ())
 
     # -- presets ---------------------------------------------------------------------
 

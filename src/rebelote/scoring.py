@@ -202,8 +202,10 @@ def _score_auction(rules: Rules, o: HandOutcome, reserve: int) -> HandScore:
         if made:
             scored[t] = cards[t] + bel[t] + value * mult
             scored[d] = cards[d] + bel[d]
-        else:
+        else:  # all the points to the opponents; the contract's value too by default
             scored[d] = (rules.capot_points if o.capot == d else 162) + bel[0] + bel[1]
+            if rules.acorralada_failed == "value_to_defense":
+                scored[d] += value * mult
     elif o.double == 1 and made:
         scored[t] = totals[t] + (value if style == "coinche" or rules.contree_adds_bid else 0)
         scored[d] = totals[d]
@@ -272,24 +274,26 @@ def score_three(
 
 
 def game_winner(
-    rules: Rules, totals: tuple[int, ...], last_taker_team: int | None, hands_played: int
+    rules: Rules, totals: tuple[int, ...], last_taker_team: int | None, hands_played: int,
+    takers_made: bool = True,
 ) -> int | None:
     """The winning side once the game is over (RULES.md §9), else ``None``.
 
     Over when a side reached the target (or the hands limit is played); if several are
-    over, the higher total wins (or the last hand's takers with ``takers_first``); an
-    exact tie for the lead plays on.
+    over, the higher total wins, or with ``takers_first`` the last hand's takers when
+    they made it (``takers_made``) and their defense when they did not (failed takers
+    who reach the target with their kept belote do not take the game from the
+    defense); an exact tie for the lead plays on.
     """
     over = hands_played >= rules.hands_limit if rules.hands_limit else max(totals) >= rules.target
     if not over:
         return None
-    if (
-        not rules.hands_limit
-        and rules.both_over == "takers_first"
-        and last_taker_team is not None
-        and totals[last_taker_team] >= rules.target
-    ):
-        return last_taker_team
+    if not rules.hands_limit and rules.both_over == "takers_first" and last_taker_team is not None:
+        first: int | None = last_taker_team
+        if not takers_made:  # the defense won the hand: its score counts first
+            first = 1 - last_taker_team if len(totals) == 2 else None
+        if first is not None and totals[first] >= rules.target:
+            return first
     best = max(totals)
     leaders = [side for side, total in enumerate(totals) if total == best]
     return leaders[0] if len(leaders) == 1 else None

@@ -40,18 +40,48 @@ class RandomBot:
 
 
 LEVELS = ("random", "heuristic", "expert")
+MAX_BUDGET_MS = 10_000
+"""The longest time budget a bot level may ask for (ms per decision)."""
+
+
+def parse_level(spec: str) -> tuple[str, float | None]:
+    """A bot level and its time budget: ``expert`` (a fixed number of sampled worlds, the
+    same play on any machine) or ``expert:250`` (anytime, 250 ms per card and per bid,
+    1..:data:`MAX_BUDGET_MS`); the other levels take no budget. A clear ``ValueError``
+    otherwise."""
+    level, sep, budget = spec.partition(":")
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {spec!r} (known: {', '.join(LEVELS)}, "
+                         "expert:MS for a time budget)")
+    if not sep:
+        return level, None
+    if level != "expert":
+        raise ValueError(f"only the expert takes a time budget, not {level!r}")
+    if not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET_MS:
+        raise ValueError(f"the budget in {spec!r} must be a whole number of ms from 1 "
+                         f"to {MAX_BUDGET_MS}")
+    return level, float(budget)
+
+
+def is_level(spec: str) -> bool:
+    """Whether ``spec`` names a bot level (:func:`parse_level`)."""
+    try:
+        parse_level(spec)
+    except ValueError:
+        return False
+    return True
 
 
 def make_bot(level: str, seed: int | None = None) -> Bot:
-    """A bot of the named level: ``random``, ``heuristic`` or ``expert``."""
-    if level == "random":
+    """A bot of the named level: ``random``, ``heuristic``, ``expert`` or ``expert:MS``
+    (the expert with a time budget of MS ms a decision, :func:`parse_level`)."""
+    name, budget = parse_level(level)
+    if name == "random":
         return RandomBot(seed)
-    if level == "heuristic":
+    if name == "heuristic":
         from rebelote.bots.heuristic import HeuristicBot
 
         return HeuristicBot(seed)
-    if level == "expert":
-        from rebelote.bots.expert import ExpertBot
+    from rebelote.bots.expert import ExpertBot
 
-        return ExpertBot(seed)
-    raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
+    return ExpertBot(seed, budget_ms=budget)

@@ -23,6 +23,7 @@ from rebelote.cards import (
     cards_of,
 )
 from rebelote.hand import deck_for
+from rebelote.tricks import legal_cards, partner_of, trick_winner
 from rebelote.view import SeatView, Trick
 
 
@@ -152,10 +153,11 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 200) -> list[Car
         free_cards &= ~k.known[seat]
     cards = cards_of(free_cards)
     others = [s for s in range(n) if s != me]
+    # how many seats may hold each card: the most constrained are dealt first
+    holders = {c: sum(1 for s in others if not (k.excluded[s] >> c) & 1) for c in cards}
     for _ in range(tries):
-        # Most constrained cards first: those fewest seats may hold.
         rng.shuffle(cards)
-        cards.sort(key=lambda c: sum(1 for s in others if not (k.excluded[s] >> c) & 1))
+        cards.sort(key=holders.__getitem__)
         hands = base[:]
         left = need[:]
         ok = True
@@ -177,24 +179,26 @@ def play_likelihood(view: SeatView, hands: list[CardSet]) -> float:
     """How likely the other seats' observed cards are in the world ``hands`` (each
     seat's current cards), if each player picked among its legal cards at random:
     replaying the hand there, the product of 1 / (number of legal cards) over the other
-    seats' plays. Worlds where the observed play was forced weigh more."""
-    from rebelote.hand import HandState
-
-    n = view.rules.players
+    seats' plays. Worlds where the observed play was forced weigh more. The legal cards
+    come from the pure trick rules (:func:`rebelote.tricks.legal_cards`), no referee."""
+    rules = view.rules
+    n = rules.players
+    contract = view.contract
+    held = list(hands)
     tricks = [*view.tricks, *((view.trick,) if view.trick is not None else ())]
-    order: list[tuple[int, int]] = []
+    for trick in tricks:  # each seat's cards before the hand's first trick
+        for i, card in enumerate(trick.cards):
+            held[trick.seat_of(i, n)] |= 1 << card
+    weight = 1.0
     for trick in tricks:
         for i, card in enumerate(trick.cards):
-            order.append((trick.seat_of(i, n), card))
-    initial = [list(cards_of(hands[s])) for s in range(n)]
-    for seat, card in order:
-        initial[seat].append(card)
-    hand = HandState.with_contract(view.rules, view.dealer, initial, view.taker,
-                                   view.contract, -1,
-                                   0 if view.rules.game == "auction" else -1, 1)
-    weight = 1.0
-    for seat, card in order:
-        if seat != view.seat:
-            weight /= hand.legal_cards().bit_count()
-        hand.play(card, announce=[], belote=False)
+            seat = trick.seat_of(i, n)
+            if seat != view.seat:
+                so_far = trick.cards[:i]
+                partner_master = (n == 4 and bool(so_far) and trick_winner(
+                    trick.leader, so_far, contract, n) == partner_of(seat, n))
+                weight /= legal_cards(held[seat], so_far, contract, partner_master,
+                                      rules.undertrump, rules.partner_master_free
+                                      ).bit_count()
+            held[seat] &= ~(1 << card)
     return weight

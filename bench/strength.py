@@ -1,0 +1,110 @@
+"""The expert against colver IS-DD by time budget: ``python -m bench.strength``
+(``make strength``). For each budget B, ours is ``expert:B`` and colver's ``time_ms`` is
+the wall time ours really used per decision with a choice (bids included, measured on
+probe deals first); both of colver's rule bidders (v1 ``improved``, v2 ``improved_v2``,
+its documented default). Fresh duplicate deals each run (the seed is printed). Prints a
+table, writes the curve to ``bench/out/strength.png`` and, as its last line, the results
+as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from bench.peer_match import colver_match
+
+ROOT = Path(__file__).resolve().parents[1]
+BUDGETS = {10: 1000, 100: 500, 500: 200}
+"""Budget (ms) -> duplicate deals (the bots issue's minimum at each budget)."""
+GOAL = 10.0
+"""Points per deal ahead of colver at every budget."""
+
+
+def plot(results: list[dict[str, Any]], path: Path) -> None:
+    """expert − colver by budget, one line per colver bidder, with 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for bidder in sorted({r["colver_bidder"] for r in results}):
+        rows = sorted((r for r in results if r["colver_bidder"] == bidder),
+                      key=lambda r: r["budget_ms"])
+        xs = [r["budget_ms"] for r in rows]
+        ys = [r["mean"] for r in rows]
+        err = [[r["mean"] - r["ci95"][0] for r in rows], [r["ci95"][1] - r["mean"] for r in rows]]
+        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=4, label=f"colver bidder {bidder}")
+    ax.axhline(GOAL, color="green", linestyle="--", linewidth=1, label=f"goal +{GOAL:.0f}")
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xscale("log")
+    budgets = sorted({r["budget_ms"] for r in results})
+    ax.set_xticks(budgets, [str(b) for b in budgets])
+    ax.set_xlabel("time budget per decision (ms, colver at our measured wall time)")
+    ax.set_ylabel("expert − colver, points per deal")
+    ax.set_title("rebelote expert against colver IS-DD (contrée, duplicate deals)")
+    ax.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def table(results: list[dict[str, Any]], seed: int) -> Table:
+    out = Table(title=f"expert − colver IS-DD by budget (contrée, duplicate, seed {seed})")
+    for col in ("budget ms", "colver bidder", "deals", "points per deal (95% CI)",
+                "ours ms/decision", "colver ms/decision", "our card / bid max ms",
+                f"≥ +{GOAL:.0f}"):
+        out.add_column(col, justify="right")
+    for r in results:
+        lo, hi = r["ci95"]
+        out.add_row(str(r["budget_ms"]), r["colver_bidder"], str(r["deals"]),
+                    f"{r['mean']:+.1f} ({lo:+.1f}..{hi:+.1f})",
+                    f"{r['our_decision_ms']:.1f}", f"{r['peer_decision_ms']:.1f}",
+                    f"{r['our_card_max_ms']:.0f} / {r['our_bid_max_ms']:.0f}",
+                    "yes" if lo >= GOAL else ("no" if hi < GOAL else "open"))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=None, help="default: a fresh one")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="fraction of each budget's deals (a smoke run: 0.05)")
+    parser.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
+    parser.add_argument("--bidders", default="v1,v2")
+    parser.add_argument("--plot", type=Path, default=ROOT / "bench" / "out" / "strength.png")
+    args = parser.parse_args()
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    console = Console(stderr=True)
+    budgets = [int(b) for b in args.budgets.split(",")]
+    bidders = args.bidders.split(",")
+    results = []
+    plan = [(b, max(10, round(BUDGETS.get(b, 200) * args.scale))) for b in budgets]
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("deals", total=sum(d for _, d in plan) * len(bidders))
+        for budget, deals in plan:
+            for bidder in bidders:
+                progress.update(task, description=f"{budget} ms, colver {bidder}, "
+                                                  f"{deals} deals")
+                rng = random.Random(seed * 1000 + budget)  # the same deals for both bidders
+                r = colver_match(deals, f"expert:{budget}", rng, 0, bidder,
+                                 on_deal=lambda: progress.advance(task))
+                r["budget_ms"] = budget
+                results.append(r)
+    Console(stderr=True, width=140).print(table(results, seed))
+    plot(results, args.plot)
+    Console(stderr=True).print(f"curve: {args.plot}")
+    print(json.dumps({"seed": seed, "results": results}))
+
+
+if __name__ == "__main__":
+    main()

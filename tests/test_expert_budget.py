@@ -1,0 +1,249 @@
+"""The expert's time budget: bot levels that name it, the anytime card play (more worlds
+with more time, within the budget, an early stop when the choice is clear), bids on more
+sampled deals, the background compile, and the peer match at a budget."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from rebelote import HandState, Rules
+from rebelote.bots import expert as expert_module
+from rebelote.bots import is_level, make_bot, parse_level
+from rebelote.bots.expert import ExpertBot, SampledBidder, _clear
+from rebelote.solver import warm
+
+
+def test_levels_name_a_budget_and_refuse_bad_ones() -> None:
+    assert parse_level("expert") == ("expert", None)
+    assert parse_level("expert:250") == ("expert", 250.0)
+    assert parse_level("heuristic") == ("heuristic", None)
+    for bad in ("expert:0", "expert:-5", "expert:abc", "expert:", "heuristic:10",
+                "expert:99999", "wizard"):
+        assert not is_level(bad)
+        with pytest.raises(ValueError):
+            make_bot(bad)
+    bot = make_bot("expert:40", 3)
+    assert isinstance(bot, ExpertBot)
+    assert bot.budget_ms == 40 and bot.bid_budget_ms == 40
+    assert isinstance(bot.heuristic, SampledBidder) and bot.heuristic.budget_ms == 40
+    with pytest.raises(ValueError):
+        ExpertBot(budget_ms=0)
+
+
+def _mid_hand(seed: int, played: int = 5) -> HandState:
+    """A contrée hand after ``played`` cards (by the heuristic) with a choice to make."""
+    rng = random.Random(seed)
+    rules = Rules.contree()
+    bot = make_bot("heuristic", seed)
+    while True:
+        hand = HandState.new(rules, 0, rng)
+        while hand.phase == 0:
+            hand.apply(bot.choose(hand.view(hand.turn)))
+        if hand.is_void:
+            continue
+        for _ in range(played):
+            hand.apply(bot.choose(hand.view(hand.turn)))
+        if len(hand.view(hand.turn).legal_actions) > 1:
+            return hand
+
+
+def test_more_budget_more_worlds_and_within_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(expert_module, "CLEAR_Z", float("inf"))  # no early stop here
+    warm.warm_up()
+    hand = _mid_hand(11, 17)  # the fifth trick: a world costs about 1 ms either way
+    view = hand.view(hand.turn)
+    used = {}
+    for budget in (2.0, 200.0):
+        bot = ExpertBot(seed=2, budget_ms=budget)
+        bot.evaluate(view)  # learns what a world costs here
+        t = time.perf_counter()
+        values = bot.evaluate(view)
+        elapsed = (time.perf_counter() - t) * 1000
+        assert set(values) == set(view.legal_actions)
+        used[budget] = bot.samples_used
+        # the budget is kept: one world's overrun at most (a loaded machine: slack)
+        assert elapsed <= 2 * budget + 60, (budget, elapsed)
+    assert used[200.0] >= 2 * used[2.0] > 0, used
+
+
+def test_the_first_trick_is_solved_exactly_only_with_time_for_it() -> None:
+    warm.warm_up()
+    rng = random.Random(5)
+    hand = HandState.with_contract(Rules.contree(), 3,
+                                   [sorted(d) for d in _deal(rng)], 0, 1, -1, 0, 1)
+    view = hand.view(0)
+    short, long_ = ExpertBot(seed=1, budget_ms=10), ExpertBot(seed=1, budget_ms=2000)
+    short.evaluate(view)
+    long_.evaluate(view)
+    assert not short.solved  # rollouts: a full deal's exact solve takes ~35 ms on average
+    assert long_.solved
+
+
+def _deal(rng: random.Random) -> list[list[int]]:
+    deck = list(range(32))
+    rng.shuffle(deck)
+    return [deck[8 * s:8 * s + 8] for s in range(4)]
+
+
+def test_a_clear_choice_stops_early() -> None:
+    # paired differences: card 1 is 10 points ahead in every world (noise around it)
+    rng = random.Random(1)
+    worlds = []
+    for _ in range(12):
+        base = rng.uniform(0, 100)
+        worlds.append((1.0, {1: base + 10 + rng.uniform(-1, 1), 2: base}))
+    assert _clear(worlds)
+    # the same means, but the difference's sign changes from world to world
+    noisy = [(1.0, {1: 50 + rng.choice((-40, 60)), 2: 50.0}) for _ in range(12)]
+    assert not _clear(noisy)
+    # equivalent cards: the same value in every world
+    assert _clear([(1.0, {1: 40.0, 2: 40.0, 3: 10.0}) for _ in range(8)])
+    # a best card far ahead in the weight of one world only is not clear
+    assert not _clear([(1.0, {1: 90.0, 2: 0.0})] + [(1e-9, {1: 0.0, 2: 5.0})] * 10)
+
+
+def test_the_bidder_keeps_its_deals_and_solves_when_it_doubles_them() -> None:
+    warm.warm_up()
+    rules = Rules.contree()
+    hand = HandState.new(rules, 3, random.Random(8))
+    view = hand.view(0)
+    bidder = SampledBidder(1, ExpertBot().solver, budget_ms=50)
+    bidder._worlds_now = 4
+    first = [list(map(list, d)) for d in bidder._sampled_deals(view)]
+    made4 = bidder._made(view, 1, 0)
+    solves = bidder._solves
+    bidder._worlds_now = 8
+    deals = bidder._sampled_deals(view)
+    assert len(deals) == 8 and [list(map(list, d)) for d in deals[:4]] == first
+    bidder._made(view, 1, 0)
+    assert bidder._solves == solves + 4  # only the 4 new deals were solved
+    bidder._worlds_now = 4
+    assert bidder._made(view, 1, 0) == made4  # and the first 4 give the same answer
+
+
+def test_bids_get_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a budget the bidder decides again on twice the deals while time remains:
+    a long budget solves more deals than a short one for the same close call."""
+    warm.warm_up()
+    seen: dict[float, int] = {}
+    for budget in (5.0, 400.0):
+        rng = random.Random(21)
+        solves = 0
+        bot = ExpertBot(seed=3, budget_ms=budget)
+        assert isinstance(bot.heuristic, SampledBidder)
+        for i in range(12):  # the solves of 12 auctions' first calls
+            hand = HandState.new(Rules.contree(), i % 4, rng)
+            view = hand.view(hand.turn)
+            t = time.perf_counter()
+            bot.choose(view)
+            assert (time.perf_counter() - t) * 1000 <= 3 * budget + 400
+            solves += bot.heuristic._solves
+        seen[budget] = solves
+    assert seen[400.0] > seen[5.0], seen
+
+
+def test_the_expert_stands_in_while_the_solver_compiles(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    hand = _mid_hand(3)
+    view = hand.view(hand.turn)
+    bot = ExpertBot(seed=1)
+    calls: list[int] = []
+    original = bot.stand_in.choose
+
+    def stand_in(v: object) -> int:
+        calls.append(1)
+        return original(v)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot.stand_in, "choose", stand_in)
+    monkeypatch.setattr(warm, "ready", lambda: False)
+    assert bot.choose(view) in view.legal_actions
+    assert calls and bot.samples_used == 0  # no world was solved
+    monkeypatch.setattr(warm, "ready", lambda: True)
+    bot.choose(view)
+    assert len(calls) == 1 and bot.samples_used > 0
+
+
+def test_a_background_compile_runs_in_another_process() -> None:
+    warm.start_background()
+    assert warm._process is not None and warm._process.pid
+    deadline = time.time() + 120
+    while warm.preparing() and time.time() < deadline:
+        time.sleep(0.1)
+    assert warm.ready() and warm._process.returncode == 0
+
+
+def test_the_peer_match_gives_colver_our_measured_time_and_reports_both() -> None:
+    """``bench.peer_match --budget-ms``: colver's time_ms is our mean wall time per
+    decision with a choice (bids included) on the probe deals; both sides' measured
+    times are reported beside the result."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    if not (root / ".peers" / "colver" / "bin" / "python").exists():
+        pytest.fail("colver's virtualenv is missing: run `make peers`")
+    import json
+
+    out = subprocess.run([sys.executable, "-m", "bench.peer_match", "colver", "--deals", "2",
+                          "--seed", "4", "--budget-ms", "5", "--colver-bidder", "v2"],
+                         capture_output=True, text=True, cwd=root, timeout=600, check=True)
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert r["level"] == "expert:5" and r["colver_bidder"] == "v2" and r["deals"] == 2
+    assert r["our_decision_ms"] > 0 and r["peer_decision_ms"] > 0
+    assert r["peer_time_ms"] >= 1
+    lo, hi = r["ci95"]
+    assert lo <= r["mean"] <= hi
+
+
+def _replayed_likelihood(view: object, hands: list[int]) -> float:
+    """The play likelihood by replaying the hand through the referee (the reference)."""
+    from rebelote.cards import cards_of
+    from rebelote.view import SeatView
+
+    assert isinstance(view, SeatView)
+    n = view.rules.players
+    tricks = [*view.tricks, *((view.trick,) if view.trick is not None else ())]
+    order = [(t.seat_of(i, n), c) for t in tricks for i, c in enumerate(t.cards)]
+    initial = [list(cards_of(hands[s])) for s in range(n)]
+    for seat, card in order:
+        initial[seat].append(card)
+    hand = HandState.with_contract(view.rules, view.dealer, initial, view.taker,
+                                   view.contract, -1,
+                                   0 if view.rules.game == "auction" else -1, 1)
+    weight = 1.0
+    for seat, card in order:
+        if seat != view.seat:
+            weight /= hand.legal_cards().bit_count()
+        hand.play(card, announce=[], belote=False)
+    return weight
+
+
+@pytest.mark.parametrize("preset", ["contree", "classic", "three", "skill7"])
+def test_play_likelihood_from_the_pure_rules_matches_the_referee(preset: str) -> None:
+    """Sampled worlds of random hands (random play; sans atout and tout atout too where
+    the preset allows them): the likelihood from the trick rules is the referee's."""
+    from rebelote.bots.knowledge import knowledge_of, play_likelihood, sample_hands
+
+    rng = random.Random(preset)
+    rules = Rules.preset_named(preset)
+    checked = 0
+    for _ in range(40):
+        hand = HandState.new(rules, rng.randrange(rules.players), rng)
+        while hand.phase == 0:
+            hand.apply(rng.choice(hand.legal_actions()))
+        if hand.is_void:
+            continue
+        for _ in range(rng.randrange(1, 4 * rules.players)):
+            hand.apply(rng.choice(hand.legal_actions()))
+        view = hand.view(hand.turn)
+        k = knowledge_of(view)
+        for _ in range(3):
+            world = sample_hands(k, rng)
+            assert play_likelihood(view, world) == pytest.approx(
+                _replayed_likelihood(view, world))
+            checked += 1
+    assert checked >= 60
