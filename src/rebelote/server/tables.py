@@ -38,13 +38,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rebelote.bots import LEVELS, Bot, make_bot
-from rebelote.cards import WIN_VALUE, CardError, card_name, cards_of, mode_name
+from rebelote.cards import CardError, card_name, cards_of, mode_name
 from rebelote.errors import IllegalAction
 from rebelote.game import Game
 from rebelote.hand import HandState, action_name, deal_deck, parse_action
 from rebelote.rules import Rules, RulesError
 from rebelote.server.store import Store, StoredTable
-from rebelote.view import SeatView, Trick, make_view
+from rebelote.view import SeatView, make_view
 
 Message = dict[str, Any]
 GRACE_S = 120.0
@@ -112,48 +112,22 @@ class Table:
         return seated + [(p, -1) for p in sorted(self.spectators)]
 
 
-def trick_winner(trick: Trick, mode: int, players: int) -> int | None:
-    """The seat that wins ``trick`` so far under contract ``mode`` (public: the cards on
-    the table decide it); None for an empty trick."""
-    if not trick.cards or mode < 0:
-        return None
-    led = trick.cards[0] >> 3
-    win = WIN_VALUE[mode]
-
-    def strength(card: int) -> int:
-        value = win[card]
-        return value if value >= 16 or card >> 3 == led else 0
-
-    best = max(range(len(trick.cards)), key=lambda i: strength(trick.cards[i]))
-    return trick.seat_of(best, players)
-
-
 def auction_of(v: SeatView) -> Message:
-    """The auction as the table heard it: each call with its seat, and the contract
-    reached so far (bidder, value, trump, capot, coinche multiplier), from the view's
-    calls (public)."""
+    """The auction as the table heard it: each call with its seat (turn order from the
+    first hand), and the contract so far (the view's ``contract_info``): bidder, value
+    (None in classic), trump, the coinche multiplier, who doubled, whether final."""
     n = v.rules.players
-    said = []
-    bid: Message | None = None
-    double = 1
-    for i, call in enumerate(v.calls):
-        seat = (v.first_hand + i) % n
-        name = action_name(call)
-        said.append({"seat": seat, "call": name})
-        if name == "coinche":
-            double = 2
-        elif name == "surcoinche":
-            double = v.rules.surcoinche_multiplier
-        elif name[:1].isdigit() or name.startswith("capot"):
-            value = "capot" if name.startswith("capot") else name.rstrip("SHDCAT")
-            bid = {"seat": seat, "value": value, "trump": name[len(value):]}
-            double = 1
+    said = [{"seat": (v.first_hand + i) % n, "call": action_name(call)}
+            for i, call in enumerate(v.calls)]
+    c = v.contract_info
     contract: Message | None = None
-    if v.rules.game == "auction" and bid is not None:
-        contract = dict(bid) | {"double": double}
-    elif v.rules.game != "auction" and v.taker >= 0 and v.contract >= 0:
-        contract = {"seat": v.taker, "value": None, "trump": mode_name(v.contract),
-                    "double": 1}
+    if c is not None:
+        double = v.rules.surcoinche_multiplier if c.double == 4 else c.double
+        contract = {"seat": c.bidder, "trump": mode_name(c.kind),
+                    "value": None if c.level < 0 else "capot" if c.is_capot else str(c.value),
+                    "double": double, "doubled_by": None if c.doubled_by < 0 else c.doubled_by,
+                    "redoubled_by": None if c.redoubled_by < 0 else c.redoubled_by,
+                    "final": c.final}
     return {"calls": said, "contract": contract}
 
 
@@ -227,13 +201,15 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
         "contract": mode_name(v.contract) if v.contract >= 0 else None,
         "trick": None if v.trick is None else {
             "leader": v.trick.leader, "cards": [card_name(c) for c in v.trick.cards],
-            "winner": trick_winner(v.trick, v.contract, rules.players)},
+            "winner": v.master if v.master >= 0 else None},
         "tricks": _tricks(v),
         "announcements": [{"seat": a.seat, "kind": a.kind, "points": a.points,
                            "cards": None if a.cards is None else
                            [card_name(c) for c in cards_of(a.cards)]}
                           for a in v.announcements],
         "announcement_winner": v.announcement_winner,
+        "announcement_points": list(v.announcement_points),
+        "announcement_seats": list(v.announcement_seats), "teams": list(v.teams),
         "belote": [[s, word] for s, word, _card in v.belote_said],
         "totals": list(game.totals), "reserve": game.reserve,
         "scores": [list(s.scored) for s in game.scores],

@@ -308,7 +308,9 @@ function drawTable(s, { animating = false, noTrick = false }) {
     }
     const said = [];
     if (s.phase === "auction" && lastCall[seat]) said.push(callText(s, lastCall[seat]));
-    for (const a of s.announcements || []) if (a.seat === seat && (s.tricks || []).length <= 1) said.push(a.kind + (a.cards ? " " + a.cards.map(label).join(" ") : ""));
+    // announcements: said at trick 1, shown with their cards at trick 2, ✓ where they scored
+    const scored = (s.announcement_seats || []).includes(seat);
+    for (const a of s.announcements || []) if (a.seat === seat && (s.tricks || []).length <= 2) said.push(a.kind + (a.cards ? " " + a.cards.map(label).join(" ") : "") + (scored ? " ✓" : ""));
     for (const [bs, word] of s.belote || []) if (bs === seat) said.push(word);
     if (said.length) { const x = document.createElement("div"); x.className = "bubble"; x.textContent = said.join(" · "); el.append(x); }
     if (s.table_cards && s.table_cards[seat] && s.table_cards[seat].length && seat !== s.seat) {
