@@ -376,7 +376,8 @@ def test_a_hand_by_clicking_with_a_reload_and_a_refusal(server: str) -> None:
                 illegal = page.query_selector_all("#hand button:not(.legal)")
                 if illegal and not refused:
                     held = hand_of(page)
-                    illegal[0].click()
+                    card = illegal[0].get_attribute("data-card")
+                    page.click(f'#hand button[data-card="{card}"]')  # found again if redrawn
                     page.wait_for_function("document.querySelector('#error').innerText.length > 0")
                     assert "must" in page.inner_text("#error")
                     assert hand_of(page) == held
