@@ -464,3 +464,90 @@ def test_static_files_favicon_and_a_new_visitor_without_console_errors(server: s
         page.wait_for_timeout(300)
         assert page.errors == []
         browser.close()
+
+
+def test_the_calculator_page_computes_a_litige(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        page.goto(f"{server}/calculator")
+        page.fill("#points", "81")  # we took, 81 each: a litige
+        page.click("#add")
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 1")
+        cells = page.inner_text("#sheet tbody tr").split("\t")
+        assert cells[1] == "litige" and cells[2:4] == ["0", "81"] and cells[6] == "81"
+        page.fill("#points", "100")  # we make the next hand: the reserve is ours
+        page.click("#add")
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
+        second = page.inner_text("#sheet tbody tr:nth-child(2)").split("\t")
+        assert second[2:4] == ["181", "62"]
+        page.fill("#points", "170")  # impossible: the form itself refuses it
+        page.click("#add")
+        assert page.eval_on_selector("#points", "e => e.validity.valid") is False
+        page.fill("#points", "90")
+        page.fill("#ann0", "20")
+        page.fill("#ann1", "20")  # both teams' announcements: the server refuses it
+        page.click("#add")
+        page.wait_for_function("document.querySelector('#error').innerText.length > 0")
+        assert "only one team" in page.inner_text("#error")
+        assert len(page.query_selector_all("#sheet tbody tr")) == 2  # nothing added
+        browser.close()
+
+
+
+def test_a_friend_joins_by_invite_link(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        ana = new_page(browser)
+        guest(ana, server, "Ana")
+        create(ana, "classic", wait=True, private=True)
+        ana.wait_for_selector("#invite:not([hidden])")
+        link = ana.input_value("#invite-link")
+        bruno = new_page(browser)  # another browser: another guest
+        guest(bruno, server, "Bruno")
+        bruno.goto(link)  # the same page, a new hash: he joins
+        bruno.wait_for_selector("#table:not([hidden])")
+        ana.wait_for_function("window.room.state.seats.includes('Bruno')")
+        ana.click("#fill")  # bots take the two seats left
+        ana.wait_for_function(HAND_SHOWN)
+        bruno.wait_for_function(HAND_SHOWN)
+        assert set(hand_of(ana)) != set(hand_of(bruno))
+        assert ana.query_selector("#hand svg use") is not None  # the card pictures
+        browser.close()
+
+
+def test_more_rules_and_the_table_turning_its_way(server: str) -> None:
+    """The lobby's "more rules" sets any rule option; the lobby lists the table with it;
+    a clockwise table seats the next player on your left (counter-clockwise: right)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser)
+        guest(page, server, "Ana")
+        page.select_option("#preset", "contree")
+        page.click("#more-rules summary")
+        assert page.query_selector("[data-option=game]") is None  # the variant is the preset's
+        assert page.input_value("[data-option=announcements]") == "1"  # contrée's: false
+        page.select_option("[data-option=announcements]", label="yes")
+        page.select_option("[data-option=direction]", label="clockwise")
+        page.check("#wait")
+        page.click("#create")
+        page.wait_for_selector("#table:not([hidden])")
+        lobby = page.evaluate("fetch('/api/tables').then(r => r.json())")
+        assert lobby[0]["preset"] == "contree"
+        assert lobby[0]["rules"] == {"announcements": True, "direction": "clockwise"}
+        page.click("#fill")
+        page.wait_for_function(HAND_SHOWN)
+        assert page.evaluate("window.room.state.seat") == 0
+        # seat 1 plays after you: on a clockwise table, on your left (west)
+        dealer = page.evaluate("window.room.state.dealer")
+        where = ["south", "west", "north", "east"][dealer]
+        assert "dealer" in page.inner_text(f"#seat-{where}")
+        page.click("#leave")  # a game in progress: asked first (the dialog refused: stay)
+        assert page.is_visible("#table")
+        browser.close()

@@ -145,7 +145,11 @@ function receive(m) {
     history.replaceState(null, "", location.pathname); showLobby(); return; }
   if (m.type === "hint") { showHint(m); return; }
   if (m.type === "chat") { chatLine(m); return; }
-  if (m.type === "timeout") { $("error").textContent = t("web_bot_played_for_you"); return; }
+  if (m.type === "timeout") {  // said where the table's redraw does not wipe it
+    notice(t("web_bot_played_for_you"));
+    setTimeout(() => { if ($("notice").textContent === t("web_bot_played_for_you")) notice(""); }, 6000);
+    return;
+  }
   if (m.type === "state") {
     if (tableId && m.table !== tableId) {
       if (!pendingRematch) return;  // another table's news: not the one shown
@@ -601,6 +605,9 @@ function rematch(s) {
 }
 
 function leave() {
+  const s = shown;
+  const playing = s && s.seat >= 0 && s.phase !== "waiting" && (s.winner === null || s.winner === undefined);
+  if (playing && !confirm(t("web_leave_confirm"))) return;  // a bot takes the seat for good
   closeDialog();
   if (tableId) send({ type: "leave", table: tableId });
   else showLobby();
