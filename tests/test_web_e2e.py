@@ -347,10 +347,15 @@ def test_a_french_page_has_no_english_words(server: str) -> None:
         page.reload()
         page.wait_for_function(HAND_SHOWN)
         texts.append(page.inner_text("body"))
+        for other in ("/calculator", "/stats"):  # the other pages too
+            page.goto(server + other)
+            page.wait_for_function("document.documentElement.lang === 'fr'")
+            page.wait_for_timeout(300)
+            texts.append(page.inner_text("body"))
         for text in texts:
             for word in FRENCH_FORBIDDEN:
                 assert not re.search(rf"\b{re.escape(word)}\b", text), (word, text)
-        assert "Contrat" in texts[-1] or "enchères" in texts[-1]
+        assert "Contrat" in texts[3] or "enchères" in texts[3]  # the table, reloaded
         browser.close()
 
 

@@ -289,3 +289,20 @@ def test_the_pages_get_the_catalog_compressed_files_and_a_favicon(tmp_path: Path
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")
     rules = client.get("/api/rules").json()
     assert {"three", "decouverte"} <= set(rules["presets"])
+
+
+def test_a_dropped_player_is_marked_and_a_bot_plays_for_him(service: TableService,
+                                                            clock: Clock) -> None:
+    table = _create(service)
+    service.handle("bruno", {"type": "join", "table": table, "seat": 2})
+    service.handle("ana", {"type": "bots", "table": table, "level": "random"})
+    service.disconnected("bruno")
+    state = _state(service.handle("ana", {"type": "sync", "table": table}), "ana")
+    assert state["away"] == [2] and state["stand_ins"] == []  # marked, not yet replaced
+    clock.now += STAND_IN_AFTER_S + 1
+    service.tick()
+    state = _state(service.handle("ana", {"type": "sync", "table": table}), "ana")
+    assert state["stand_ins"] == [2] and state["seats"][2] == "bruno"  # "a bot plays for"
+    service.reconnected("bruno")
+    state = _state(service.handle("ana", {"type": "sync", "table": table}), "ana")
+    assert state["away"] == [] and state["stand_ins"] == []

@@ -199,6 +199,26 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_rating": ("rating", "classement", "clasificación"),
     "web_ratings": ("Ratings", "Classement", "Clasificación"),
     "web_player": ("player", "joueur", "jugador"),
+    # -- the score calculator page --
+    "calc_title": ("Score calculator", "Calculette de points", "Calculadora de puntos"),
+    "calc_intro": ("Enter each hand: who took, our card points with the dix de der (theirs "
+                   "are 162 minus them, unless capot), the announcements that scored and the "
+                   "belote. The litige reserve is handled for you.",
+                   "Entrez chaque donne : qui a pris, nos points de plis avec le dix de der "
+                   "(les leurs : 162 moins les nôtres, sauf capot), les annonces qui comptent "
+                   "et la belote. La réserve du litige est gérée pour vous.",
+                   "Anote cada mano: quién tomó, nuestros puntos de bazas con el dix de der "
+                   "(los suyos: 162 menos los nuestros, salvo capot), los cantes que puntúan y "
+                   "la belote. La reserva del litige se lleva sola."),
+    "calc_our_points": ("Our points", "Nos points", "Nuestros puntos"),
+    "calc_ann_ours": ("Announcements: ours", "Annonces : les nôtres", "Cantes: los nuestros"),
+    "calc_ann_theirs": ("theirs", "les leurs", "los suyos"),
+    "calc_add": ("Add the hand", "Ajouter la donne", "Añadir la mano"),
+    "calc_undo": ("Undo the last hand", "Annuler la dernière donne", "Deshacer la última mano"),
+    "calc_total_us": ("total us", "total nous", "total nosotros"),
+    "calc_total_them": ("total them", "total eux", "total ellos"),
+    "calc_we_win": ("We win the game!", "Nous gagnons la partie !", "¡Ganamos la partida!"),
+    "calc_they_win": ("They win the game.", "Ils gagnent la partie.", "Ellos ganan la partida."),
     # -- seats, presets, bots --
     "web_seat_n": ("seat {n}", "place {n}", "plaza {n}"),
     "preset_classic": ("classic", "classique", "clásica"),
