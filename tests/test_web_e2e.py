@@ -291,6 +291,12 @@ def test_the_lobby_updates_live_and_a_private_table_survives_a_reload(server: st
         create(ana, "contree", wait=True)
         bruno.wait_for_function("document.querySelectorAll('#tables li[data-table]').length === 1")
         assert "Ana" in bruno.inner_text("#tables") and "contrée" in bruno.inner_text("#tables")
+        bruno.select_option("#filter-preset", "classic")  # the filters: none is classic
+        assert bruno.query_selector_all("#tables li[data-table]") == []
+        bruno.select_option("#filter-preset", "")
+        bruno.check("#filter-free")
+        assert len(bruno.query_selector_all("#tables li[data-table]")) == 1
+        shot(bruno, "lobby")
         assert ana.is_visible("#fill")  # a public waiting table has the bots button too
         bruno.click("#tables .join >> nth=1")  # choose a seat: the second free one
         bruno.wait_for_selector("#table:not([hidden])")
@@ -436,6 +442,13 @@ def test_chat_and_quick_phrases(server: str) -> None:
         page = new_page(browser)
         guest(page, server, "Ana")
         create(page, "classic")
+        page.wait_for_function(HAND_SHOWN)
+        page.click("#settings summary")  # the German deck: its own suits
+        page.select_option("#deck", "german")
+        labels = " ".join(hand_of(page) and page.eval_on_selector_all(
+            "#hand .card", "e => e.map(x => x.getAttribute('aria-label'))"))
+        assert any(suit in labels for suit in "🍃❤🔔🌰") and "♠" not in labels
+        page.click("#settings summary")
         page.click("#chat-toggle")
         page.click("#phrases button >> nth=0")
         page.wait_for_function("document.querySelectorAll('#chat-log li').length === 1")

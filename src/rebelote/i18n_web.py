@@ -77,6 +77,7 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_speaks": ("{name} speaks", "{name} parle", "habla {name}"),
     "web_dealer": ("dealer", "donneur", "reparte"),
     "web_partner": ("partner", "partenaire", "compañero"),
+    "web_partner_of": ("partner of {name}", "partenaire de {name}", "compañero de {name}"),
     "web_you": ("you", "vous", "usted"),
     "web_dropped": ("disconnected", "déconnecté", "desconectado"),
     "web_bot_for": ("a bot is playing for {name}", "un robot joue pour {name}",

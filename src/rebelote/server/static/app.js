@@ -749,7 +749,9 @@ function renderLobby() {
       actions.append(out);
     } else {
       for (const seat of tb.free) {
-        const b = button(`${t("web_join")} · ${t("web_seat_n", { n: seat + 1 })}`, () => { tableId = tb.table; send({ type: "join", table: tb.table, seat }); });
+        const mate = tb.players === 4 ? tb.seats[(seat + 2) % 4] : null;  // who you would play with
+        const with_ = mate && !mate.startsWith("bot:") ? ` (${t("web_partner_of", { name: mate })})` : "";
+        const b = button(`${t("web_join")} · ${t("web_seat_n", { n: seat + 1 })}${with_}`, () => { tableId = tb.table; send({ type: "join", table: tb.table, seat }); });
         b.className = "join";
         actions.append(b);
       }
