@@ -90,14 +90,15 @@ def idle(page: Any) -> bool:
     return bool(page.evaluate("window.room && !window.room.busy"))
 
 
-def step(page: Any, bid: bool = False) -> str:
+def step(page: Any, bid: bool = False, dismiss: bool = True) -> str:
     """One move of the player when it is his turn: a call (a bid through the bidding box
     if ``bid``, else pass) or the first legal card; the summary dismissed. What was done."""
     from playwright.sync_api import Error
 
     try:
         if page.is_visible("#continue"):
-            page.click("#continue")
+            if dismiss:
+                page.click("#continue")
             return "summary"
         if not idle(page):
             return ""
@@ -189,7 +190,7 @@ def test_a_coinche_hand_through_the_bidding_box(server: str, size: str) -> None:
                         "document.querySelectorAll('#trick .card').length >= 2"):
                     shot(page, f"{size}-mid-trick")
                     mid_shot = True
-            done = step(page, bid=not bid)
+            done = step(page, bid=not bid, dismiss=False)  # the summary is looked at
             bid = bid or done == "bid"
             page.wait_for_timeout(40)
         page.wait_for_selector("#continue")
