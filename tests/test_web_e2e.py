@@ -207,6 +207,12 @@ def test_a_coinche_hand_through_the_bidding_box(server: str, size: str) -> None:
         assert page.evaluate("window.seen.yourTurnDuringTrick") == 0
         page.click("#continue")
         page.wait_for_selector("#overlay", state="hidden")
+        page.wait_for_function("window.room.state.sheet && window.room.state.sheet.length >= 1")
+        page.click("#score")  # the hand-by-hand sheet, "Nous / Eux" with the target
+        sheet = page.inner_text("#dialog")
+        assert "Us" in sheet and "Them" in sheet and "2000" in sheet
+        assert len(page.query_selector_all("#dialog tr")) >= 3  # head, hand 1, totals
+        page.keyboard.press("Escape")
         page.click("#last-trick")  # the last trick, after the hand too
         if not last["void"]:
             cards = page.eval_on_selector_all("#last .card", "els => els.map(e => e.dataset.card)")
