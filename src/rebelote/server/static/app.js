@@ -131,7 +131,11 @@ function receive(m) {
       showLobby();
       return;
     }
-    $("error").textContent = reason(m);
+    // the server's refusals in the reader's words (the engine's rules by their name)
+    const words = { seat_taken: "web_seat_taken", table_full: "web_table_full", no_hint: "no_hint",
+      game_over: "web_status_over", not_your_turn: "turn order" };
+    $("error").textContent = m.rule ? reason(m) : words[m.code] && has(words[m.code]) ? t(words[m.code])
+      : m.code === "not_your_turn" ? reason({ rule: "turn order", message: m.message }) : m.message;
     return;
   }
   if (m.type === "lobby") { lobbyData = m; renderLobby(); return; }
