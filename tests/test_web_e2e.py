@@ -411,6 +411,8 @@ def test_a_hand_by_clicking_with_a_reload_and_a_refusal(server: str) -> None:
                     continue
                 legal = page.eval_on_selector_all(
                     "#hand button", "e => e.map(x => x.classList.contains('legal'))")
+                if True not in legal:  # redrawn meanwhile: look again
+                    continue
                 page.keyboard.press(str(legal.index(True) + 1))  # keyboard play
                 page.wait_for_timeout(60)
                 continue
