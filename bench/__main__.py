@@ -136,6 +136,7 @@ def main() -> None:
                           _fmt(r.get("copy_us"), ".2f"))
     console.print(by_preset)
     server_section(console)
+    web_section(console)
     bots_section(console)
     verdict = "PASS" if ours >= FLOOR_HANDS_PER_S else "FAIL"
     goal = "reached" if ours >= GOAL_HANDS_PER_S else "not reached"
@@ -269,6 +270,27 @@ def cluster_section(console: Console) -> None:
                       f"{_fmt(r['takeover_p50_s'], '.2f')} / {_fmt(r['takeover_max_s'], '.2f')}"
                       + (f" ({r['not_taken_over']} not)" if r["not_taken_over"] else ""),
                       str(r["lost"]), str(r["duplicated"]), str(r["reconnects"]))
+    console.print(table)
+
+
+def web_section(console: Console) -> None:
+    """The web client as a new visitor gets it (bench.web_client): the first load's
+    weight, compressed (goal < 400 KB), and the time from "create" to a playable table."""
+    from bench.web_client import GOAL_KB
+
+    r = _run([sys.executable, "-m", "bench.web_client", "3"])
+    table = Table(title="Web client: a new visitor in Chromium, loopback, fresh server")
+    for col in ("first load KB (compressed)", "goal", "card sprite KB", "uncompressed KB",
+                "files", "create → playable ms (median of 3)", "max ms"):
+        table.add_column(col, justify="right")
+    if "error" in r:
+        table.add_row(f"error: {r['error']}", "", "", "", "", "", "")
+    else:
+        met = r["first_load_kb"] < GOAL_KB
+        table.add_row(f"{r['first_load_kb']:.0f}", f"< {GOAL_KB} " + ("(met)" if met else
+                                                                     "(not met)"),
+                      f"{r['sprite_kb']:.0f}", f"{r['uncompressed_kb']:.0f}", str(r["files"]),
+                      str(r["create_to_playable_ms"]), str(r["create_to_playable_max_ms"]))
     console.print(table)
 
 

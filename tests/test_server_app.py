@@ -199,6 +199,7 @@ def test_the_rule_options_a_table_may_set(tmp_path: Path) -> None:
     names = {o["name"] for o in catalog["options"]}
     assert names == set(OPTION_NAMES) - {"players", "game", "deck_style"}
     assert "announcements" in names and "direction" in names
-    assert "three" not in catalog["presets"] and "decouverte" not in catalog["presets"]
+    assert catalog["presets"]["three"]["players"] == 3  # every preset plays on the web
+    assert catalog["presets"]["decouverte"]["players"] == 2
     assert catalog["presets"]["classic"]["announcements"] is Rules.classic().announcements
     assert catalog["presets"]["contree"]["game"] == "auction"

@@ -76,7 +76,7 @@ def test_refused_actions_change_nothing_and_are_not_broadcast(service: TableServ
         (mover, {"type": "act", "table": table, "action": illegal_call}, "illegal"),
         (mover, {"type": "act", "table": table, "action": 5}, "bad_message"),
         ("eve", {"type": "act", "table": table, "action": legal[0]}, "not_seated"),
-        ("eve", {"type": "join", "table": table}, "seat_taken"),
+        ("eve", {"type": "join", "table": table}, "table_full"),
         (other, {"type": "bots", "table": table, "level": "expert"}, "not_creator"),
     ]:
         out = service.handle(who, message)
@@ -102,8 +102,12 @@ def test_no_client_ever_sees_another_seats_cards(service: TableService) -> None:
         for p, message in out:
             seat = players.index(p) if p in players else -1
             shown = set(card_pattern.findall(json.dumps(
-                {k: v for k, v in message.items() if k not in ("hand", "legal")})))
+                {k: v for k, v in message.items() if k not in ("hand", "legal", "last_hand")})))
             own = set(message.get("hand", []))
+            last = message.get("last_hand")
+            if last:  # the finished hand is public: its tricks are the history's
+                done = service.history(table)["hands"]
+                assert done and last["tricks"] == done[-1]["tricks"]
             for s in range(4):
                 if s != seat:
                     secret = hidden[s] - public_cards(message)

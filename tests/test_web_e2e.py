@@ -1,10 +1,14 @@
-"""End to end in Debian's Chromium (Playwright, launched by path): sign in as a guest,
-play a hand against bots by clicking, reload mid-hand and go on."""
+"""End to end in Debian's Chromium (Playwright, launched by path): the card room as a
+player sees it, at 1280x800 and 390x844. Screenshots of the table (auction, mid-trick,
+hand summary) go to ``$REBELOTE_SHOTS`` (default ``bench/out/screens``, not committed)."""
 
 from __future__ import annotations
 
+import contextlib
+import gzip
 import os
 import shutil
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +18,29 @@ from tests.servers import free_port as _free_port
 from tests.servers import start_server as _start
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = Path(os.environ.get("REBELOTE_SHOTS", Path(__file__).parent.parent / "bench/out/screens"))
 HAND_SHOWN = "document.querySelectorAll('#hand button').length > 0"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+# Every change of the trick area is recorded: each complete trick shown, and whether the
+# status said "your turn" meanwhile; console errors too.
+WATCH = """
+window.seen = {complete: [], yourTurnDuringTrick: 0, errors: []};
+new MutationObserver(() => {
+  const box = document.getElementById('trick');
+  if (!box) return;
+  const n = Number(box.dataset.players || 4);
+  const cards = [...box.querySelectorAll('.card')].map(c => c.dataset.card);
+  if (cards.length === n) {
+    const key = cards.join(' ');
+    const done = window.seen.complete;
+    if (done[done.length - 1] !== key) done.push(key);
+    const status = document.getElementById('status').innerText;
+    if (/your turn|à vous/i.test(status) && !box.dataset.current) window.seen.yourTurnDuringTrick++;
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true});
+localStorage.setItem('rebelote-pace', '120');
+"""
 
 
 def launch(playwright: Any) -> Any:
@@ -23,32 +49,96 @@ def launch(playwright: Any) -> Any:
         "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
 
 
+def new_page(browser: Any, viewport: dict[str, int] = DESKTOP, **kw: Any) -> Any:
+    """A page in a new browser context (its own cookies: another player). The page's
+    Content-Security-Policy is bypassed: Playwright's ``wait_for_function`` polls by
+    eval, which the policy forbids (the policy itself is tested below, without bypass)."""
+    kw.setdefault("bypass_csp", True)
+    context = browser.new_context(viewport=viewport, **kw)
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
 def guest(page: Any, server: str, nickname: str) -> None:
     """Open the platform and sign in as a guest: the lobby shows."""
     page.goto(server)
+    page.wait_for_selector("#signin:not([hidden])")
     page.fill("#nickname", nickname)
     page.click("#guest")
     page.wait_for_selector("#lobby:not([hidden])")
 
 
-def clicked(element: Any) -> bool:
-    """Click an element found a moment ago; False when the page redrew it away meanwhile
-    (every update from the server redraws the hand and the calls: a bot's move, a
-    trick taken), so the caller looks again."""
+def hand_of(page: Any) -> list[str]:
+    """The cards in hand, as the buttons hold them."""
+    cards: list[str] = page.eval_on_selector_all("#hand button", "e => e.map(x => x.dataset.card)")
+    return cards
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import TimeoutError as Timeout
+
+    with contextlib.suppress(Timeout):  # the card pictures loaded, then drawn
+        page.wait_for_function("performance.getEntriesByType('resource').some("
+                               "e => e.name.includes('svg-cards.svg') && e.responseEnd > 0)",
+                               timeout=5000)
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def idle(page: Any) -> bool:
+    return bool(page.evaluate("window.room && !window.room.busy"))
+
+
+def step(page: Any, bid: bool = False, dismiss: bool = True) -> str:
+    """One move of the player when it is his turn: a call (a bid through the bidding box
+    if ``bid``, else pass) or the first legal card; the summary dismissed. What was done."""
     from playwright.sync_api import Error
 
     try:
-        element.click()
-    except Error as exc:
-        if "not attached" not in str(exc):
+        if page.is_visible("#continue"):
+            if dismiss:
+                page.click("#continue")
+            return "summary"
+        if not idle(page):
+            return ""
+        if page.is_visible("#bidbox"):
+            suits = page.query_selector_all("#bidbox .suits button")
+            if bid and suits:
+                suits[0].click()
+                return "bid"
+            calls = page.query_selector_all("#bidbox [data-call]")
+            passes = [c for c in calls if c.get_attribute("data-call") == "pass"]
+            if not calls:
+                return ""
+            (passes or calls)[0].click()
+            return "call"
+        cards = page.query_selector_all("#hand button.legal:enabled")
+        if cards:
+            cards[0].click()
+            return "card"
+    except Error as exc:  # redrawn meanwhile: look again
+        if "not attached" not in str(exc) and "detached" not in str(exc):
             raise
-        return False
-    return True
+    return ""
 
 
-def hand_of(page: Any) -> list[str]:
-    """The cards in hand, by their accessible names (pictures have no text)."""
-    return [b.get_attribute("aria-label") or "" for b in page.query_selector_all("#hand button")]
+def create(page: Any, preset: str = "classic", hands: int | None = None,
+           wait: bool = False, private: bool = False) -> None:
+    page.select_option("#preset", preset)
+    if hands is not None:
+        page.click("#more-rules summary")
+        page.fill("[data-option=hands_limit]", str(hands))
+    if wait:
+        page.check("#wait")
+    if private:
+        page.check("#private")
+    page.click("#create")
+    page.wait_for_selector("#table:not([hidden])")
 
 
 @pytest.fixture
@@ -64,60 +154,346 @@ def server(tmp_path: Path):  # type: ignore[no-untyped-def]
     proc.wait(timeout=10)
 
 
-def test_a_hand_by_clicking_with_a_reload(server: str) -> None:
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_coinche_hand_through_the_bidding_box(server: str, size: str) -> None:
+    """A whole coinche hand: a bid made with the stepper and a suit, the contract text
+    visible during play, all eight tricks shown complete (the first and the last), the
+    status never "your turn" while a finished trick is on the table, then the summary;
+    on a phone every action is on screen without scrolling."""
+    from playwright.sync_api import sync_playwright
+
+    viewport = DESKTOP if size == "desktop" else PHONE
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser, viewport, is_mobile=size == "phone", has_touch=size == "phone")
+        guest(page, server, "Ana")
+        create(page, "coinche")
+        page.wait_for_function(HAND_SHOWN)
+        bid = contract_seen = auction_shot = mid_shot = False
+        for _ in range(2000):
+            if page.is_visible("#continue"):
+                break
+            if page.is_visible("#bidbox") and idle(page):
+                if not auction_shot:
+                    shot(page, f"{size}-auction")
+                    auction_shot = True
+                if size == "phone":  # the bidding box and the hand within the screen
+                    for sel in ("#bidbox", "#hand"):
+                        box = page.locator(sel).bounding_box()
+                        assert box and box["y"] + box["height"] <= viewport["height"], sel
+                if not bid and page.query_selector("#bidbox .suits button"):
+                    page.click("#bidbox .stepper button[aria-label='+10']")
+                    value = page.inner_text("#bid-value")
+                    assert value.isdigit() and 90 <= int(value) <= 160
+            state = page.evaluate("window.room.state && window.room.state.phase")
+            if state == "play" and idle(page):
+                text = page.inner_text("#contract")
+                assert "Contract" in text and any(ch.isdigit() for ch in text), text
+                contract_seen = True
+                if not mid_shot and page.evaluate(
+                        "document.querySelectorAll('#trick .card').length >= 2"):
+                    shot(page, f"{size}-mid-trick")
+                    mid_shot = True
+            done = step(page, bid=not bid, dismiss=False)  # the summary is looked at
+            bid = bid or done == "bid"
+            page.wait_for_timeout(40)
+        page.wait_for_selector("#continue")
+        shot(page, f"{size}-summary")
+        summary = page.inner_text("#dialog")
+        last = page.evaluate("window.room.summary")
+        assert last["hand"] == 1
+        if not last["void"]:
+            assert "card points" in summary and "dix de der" in summary
+            complete = page.evaluate("window.seen.complete")
+            for trick in last["tricks"]:  # every trick of the hand was shown complete
+                assert " ".join(trick["cards"]) in complete, (trick, complete)
+            assert contract_seen
+        assert page.evaluate("window.seen.yourTurnDuringTrick") == 0
+        page.click("#continue")
+        page.wait_for_selector("#overlay", state="hidden")
+        page.wait_for_function("window.room.state.sheet && window.room.state.sheet.length >= 1")
+        page.click("#score")  # the hand-by-hand sheet, "Nous / Eux" with the target
+        sheet = page.inner_text("#dialog")
+        assert "Us" in sheet and "Them" in sheet and "2000" in sheet
+        assert len(page.query_selector_all("#dialog tr")) >= 3  # head, hand 1, totals
+        page.keyboard.press("Escape")
+        page.click("#last-trick")  # the last trick, after the hand too
+        if not last["void"]:
+            cards = page.eval_on_selector_all("#last .card", "els => els.map(e => e.dataset.card)")
+            assert cards == last["tricks"][-1]["cards"] or page.evaluate(
+                "window.room.state.tricks.length > 0")
+        assert page.errors == []
+        browser.close()
+
+
+def test_a_game_to_its_end_and_a_rematch(server: str) -> None:
+    """A one-hand game: the summary, "you won / lost", the rematch starts a new table."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(bypass_csp=True,
-                                viewport={"width": 420, "height": 800})  # a phone screen
+        page = new_page(browser)
         guest(page, server, "Ana")
-        page.click("#create")
-        page.wait_for_selector("#table:not([hidden])")
+        create(page, "classic", hands=1)
+        first = page.evaluate("window.room.state.table")
+        for _ in range(2000):
+            if page.is_visible("#rematch"):
+                break
+            step(page)
+            page.wait_for_timeout(30)
+        result = page.inner_text("#game-result")
+        assert result in ("You won!", "You lost")
+        replay = new_page(browser)  # the replay, on the table's drawing, with the names
+        replay.goto(server + (page.get_attribute("#replay", "href") or ""))
+        replay.wait_for_selector("#hand-no option", state="attached")
+        for _ in range(8):
+            replay.click("#next")
+        hand = replay.evaluate("fetch(location.pathname.replace('/replay', '') + "
+                               "'/api/tables/' + new URLSearchParams(location.search).get('table')"
+                               " + '/history').then(r => r.json())")
+        if hand["hands"][0]["tricks"]:
+            assert replay.locator("#trick .card").count() == 4
+            assert "Ana" in replay.inner_text("#felt")
+            assert replay.inner_text("#result").strip()
+        shot(replay, "replay")
+        page.click("#rematch")
+        page.wait_for_function(f"window.room.state && window.room.state.table !== '{first}'"
+                               " && window.room.state.phase !== 'waiting'")
+        page.wait_for_function(HAND_SHOWN)
+        assert page.is_hidden("#overlay")
+        browser.close()
+
+
+@pytest.mark.parametrize("preset", ["three", "decouverte"])
+def test_three_player_and_decouverte_tables_to_the_end(server: str, preset: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser)
+        guest(page, server, "Ana")
+        create(page, preset, hands=1)
+        page.wait_for_function(HAND_SHOWN)
+        places = page.eval_on_selector_all(".seat:not([hidden])", "els => els.map(e => e.id)")
+        assert len(places) == (3 if preset == "three" else 2)
+        shot(page, f"{preset}-table")
+        for _ in range(3000):
+            if page.is_visible("#game-result"):
+                break
+            step(page)
+            page.wait_for_timeout(30)
+        assert page.inner_text("#game-result") in ("You won!", "You lost")
+        assert page.errors == []
+        browser.close()
+
+
+def test_the_lobby_updates_live_and_a_private_table_survives_a_reload(server: str) -> None:
+    """Bruno's lobby shows Ana's new public table without a reload; Ana's private waiting
+    table keeps its invite link and bots button across her reload; a full table's invite
+    says so."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        bruno = new_page(browser)
+        guest(bruno, server, "Bruno")
+        ana = new_page(browser)
+        guest(ana, server, "Ana")
+        create(ana, "contree", wait=True)
+        bruno.wait_for_function("document.querySelectorAll('#tables li[data-table]').length === 1")
+        assert "Ana" in bruno.inner_text("#tables") and "contrée" in bruno.inner_text("#tables")
+        bruno.select_option("#filter-preset", "classic")  # the filters: none is classic
+        assert bruno.query_selector_all("#tables li[data-table]") == []
+        bruno.select_option("#filter-preset", "")
+        bruno.check("#filter-free")
+        assert len(bruno.query_selector_all("#tables li[data-table]")) == 1
+        shot(bruno, "lobby")
+        assert ana.is_visible("#fill")  # a public waiting table has the bots button too
+        bruno.click("#tables .join >> nth=1")  # choose a seat: the second free one
+        bruno.wait_for_selector("#table:not([hidden])")
+        assert bruno.evaluate("window.room.state.seat") == 2
+        ana.click("#leave")  # leave the waiting table: back to the lobby
+        ana.wait_for_selector("#lobby:not([hidden])")
+        create(ana, "classic", wait=True, private=True)
+        ana.wait_for_selector("#invite:not([hidden])")
+        link = ana.input_value("#invite-link")
+        assert "invite=" in link
+        ana.reload()
+        ana.wait_for_selector("#invite:not([hidden])")
+        assert ana.input_value("#invite-link") == link and ana.is_visible("#fill")
+        ana.click("#fill")
+        ana.wait_for_function(HAND_SHOWN)
+        chloe = new_page(browser)
+        guest(chloe, server, "Chloé")
+        chloe.goto(link)
+        chloe.wait_for_selector("#notice:not([hidden])")
+        assert "full" in chloe.inner_text("#notice")
+        chloe.wait_for_function("window.room.state && window.room.state.seat === -1")
+        assert chloe.is_hidden("#hint")  # a spectator gets no hint button
+        browser.close()
+
+
+FRENCH_FORBIDDEN = ["statistics", "Rules", "Target", "free", "watch", "heuristic", "bot:",
+                    "classic", "Moroccan", "counterclockwise", "clockwise", "announcements",
+                    "Contract", "taker", "your turn", "Last trick", "Hint", "Leave", "Chat",
+                    "dealer", "partner", "Waiting", "hand", "Us", "Them", "true", "false"]
+
+
+def test_a_french_page_has_no_english_words(server: str) -> None:
+    """The lobby (every rule option shown) and the table in French: none of these words."""
+    import re
+
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser)
+        page.goto(server)
+        page.select_option("#lang", "fr")
+        page.wait_for_function("document.querySelector('#guest').innerText === 'Jouer en invité'")
+        page.fill("#nickname", "Zoé")
+        page.click("#guest")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#more-rules summary")
+        texts = [page.inner_text("body"), " ".join(page.eval_on_selector_all(
+            "option", "els => els.map(e => e.textContent)"))]
+        create(page, "coinche")
+        page.wait_for_function(HAND_SHOWN)
+        page.wait_for_function("window.room.state.phase !== 'waiting'")
+        texts.append(page.inner_text("body"))
+        page.reload()
+        page.wait_for_function(HAND_SHOWN)
+        texts.append(page.inner_text("body"))
+        for other in ("/calculator", "/stats"):  # the other pages too
+            page.goto(server + other)
+            page.wait_for_function("document.documentElement.lang === 'fr'")
+            page.wait_for_timeout(300)
+            texts.append(page.inner_text("body"))
+        for text in texts:
+            for word in FRENCH_FORBIDDEN:
+                assert not re.search(rf"\b{re.escape(word)}\b", text), (word, text)
+        assert "Contrat" in texts[3] or "enchères" in texts[3]  # the table, reloaded
+        browser.close()
+
+
+def test_a_hand_by_clicking_with_a_reload_and_a_refusal(server: str) -> None:
+    """Mid-hand reload: the same hand comes back; a card the rules refuse says why and
+    changes nothing; keyboard keys play."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser, PHONE, is_mobile=True, has_touch=True)
+        guest(page, server, "Ana")
+        create(page, "classic")
         reloaded = refused = False
-        for step in range(600):  # play on, hand after hand, until all was seen
-            if page.inner_text("#scores").strip() and reloaded and refused:
+        for _ in range(3000):
+            if reloaded and refused:
                 break
-            if "wins" in page.inner_text("#status"):
-                break
-            calls = page.query_selector_all("#calls button")
-            cards = page.query_selector_all("#hand button:enabled:not(.illegal)")
-            illegal = page.query_selector_all("#hand button.illegal:enabled")
-            if illegal and not refused:  # an illegal click explains itself
-                held = hand_of(page)
-                if not clicked(illegal[0]):
-                    continue
-                page.wait_for_function("document.querySelector('#error').innerText.length > 0")
-                assert "must" in page.inner_text("#error")
-                assert hand_of(page) == held  # nothing changed
-                refused = True
+            if page.is_visible("#continue"):
+                page.click("#continue")
                 continue
-            if calls:
-                clicked(calls[-1])
-            elif cards:
-                if not reloaded and step > 3:  # mid-hand: reload, the table comes back
+            if idle(page) and page.evaluate("window.room.state.phase === 'play' && "
+                                            "window.room.state.turn === window.room.state.seat"):
+                illegal = page.query_selector_all("#hand button:not(.legal)")
+                if illegal and not refused:
                     held = hand_of(page)
-                    page.reload()
-                    page.wait_for_selector("#table:not([hidden])")
-                    page.wait_for_function(HAND_SHOWN)
+                    card = illegal[0].get_attribute("data-card")
+                    page.click(f'#hand button[data-card="{card}"]')  # found again if redrawn
+                    page.wait_for_function("document.querySelector('#error').innerText.length > 0")
+                    assert "must" in page.inner_text("#error")
                     assert hand_of(page) == held
+                    refused = True
+                    continue
+                if not reloaded:
+                    held = sorted(hand_of(page))
+                    page.reload()
+                    page.wait_for_function(HAND_SHOWN)
+                    page.wait_for_function("window.room.state && !window.room.busy")
+                    assert sorted(hand_of(page)) == held
                     reloaded = True
                     continue
-                clicked(cards[0])
-            page.wait_for_timeout(60)
-        assert reloaded and refused
-        assert "hand 1:" in page.inner_text("#scores")
-        page.goto(server + (page.get_attribute("#replay", "href") or ""))  # the replay
-        page.wait_for_function("document.querySelector('#deal').innerText.length > 0")
-        stepped = False
-        for option in page.query_selector_all("#hand-no option"):
-            page.select_option("#hand-no", option.get_attribute("value") or "0")
-            for _ in range(8):
-                page.click("#next")
-            if "trick 8" in page.inner_text("#played"):  # a played (not voided) hand
-                assert page.inner_text("#result").strip()
-                stepped = True
-        assert stepped
+                legal = page.eval_on_selector_all(
+                    "#hand button", "e => e.map(x => x.classList.contains('legal'))")
+                if True not in legal:  # redrawn meanwhile: look again
+                    continue
+                page.keyboard.press(str(legal.index(True) + 1))  # keyboard play
+                page.wait_for_timeout(60)
+                continue
+            step(page)
+            page.wait_for_timeout(40)
+        assert reloaded
+        assert page.errors == []
+        browser.close()
+
+
+def test_a_hint_highlights_and_explains(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser)
+        guest(page, server, "Ana")
+        create(page, "classic")
+        for _ in range(1000):
+            if idle(page) and page.evaluate("window.room.state.phase === 'play' && "
+                                            "window.room.state.turn === window.room.state.seat"):
+                break
+            step(page)
+            page.wait_for_timeout(40)
+        page.click("#hint")
+        page.wait_for_selector("#hand .hinted", timeout=60_000)
+        assert "card points expected" in page.inner_text("#hint-text")
+        browser.close()
+
+
+def test_chat_and_quick_phrases(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser)
+        guest(page, server, "Ana")
+        create(page, "classic")
+        page.wait_for_function(HAND_SHOWN)
+        page.click("#settings summary")  # the German deck: its own suits
+        page.select_option("#deck", "german")
+        labels = " ".join(hand_of(page) and page.eval_on_selector_all(
+            "#hand .card", "e => e.map(x => x.getAttribute('aria-label'))"))
+        assert any(suit in labels for suit in "🍃❤🔔🌰") and "♠" not in labels
+        page.click("#settings summary")
+        page.click("#chat-toggle")
+        page.click("#phrases button >> nth=0")
+        page.wait_for_function("document.querySelectorAll('#chat-log li').length === 1")
+        assert "well played" in page.inner_text("#chat-log")
+        page.fill("#chat-text", "x" * 200)  # the field keeps 140 characters
+        page.click("#chat-form button")
+        page.wait_for_function("document.querySelectorAll('#chat-log li').length === 2")
+        assert page.inner_text("#chat-log li:nth-child(2)").count("x") == 140
+        page.click("#chat-log .who")  # mute Ana: her lines go
+        assert page.query_selector_all("#chat-log li") == []
+        browser.close()
+
+
+def test_static_files_favicon_and_a_new_visitor_without_console_errors(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    req = urllib.request.Request(server + "/static/cards/svg-cards.svg",
+                                 headers={"accept-encoding": "gzip"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        body = resp.read()
+        assert resp.headers["content-encoding"] == "gzip"
+        assert "max-age" in resp.headers["cache-control"]
+        assert len(body) < 400_000 and len(gzip.decompress(body)) > 900_000
+    with urllib.request.urlopen(server + "/favicon.ico", timeout=10) as resp:
+        assert resp.status == 200 and b"<svg" in resp.read()
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser)
+        page.goto(server)
+        page.wait_for_selector("#signin:not([hidden])")
+        page.wait_for_timeout(300)
+        assert page.errors == []
         browser.close()
 
 
@@ -126,7 +502,7 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
 
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(bypass_csp=True)
+        page = browser.new_page()
         page.goto(f"{server}/calculator")
         page.fill("#points", "81")  # we took, 81 each: a litige
         page.click("#add")
@@ -151,26 +527,22 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
         browser.close()
 
 
+
 def test_a_friend_joins_by_invite_link(server: str) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = launch(p)
-        ana = browser.new_context(bypass_csp=True).new_page()
+        ana = new_page(browser)
         guest(ana, server, "Ana")
-        ana.check("#private")
-        ana.check("#wait")
-        ana.click("#create")
+        create(ana, "classic", wait=True, private=True)
         ana.wait_for_selector("#invite:not([hidden])")
         link = ana.input_value("#invite-link")
-        assert "invite=" in link
-        bruno = browser.new_context(bypass_csp=True).new_page()  # another browser, guest
+        bruno = new_page(browser)  # another browser: another guest
         guest(bruno, server, "Bruno")
-        bruno.goto(link)
-        bruno.reload()
+        bruno.goto(link)  # the same page, a new hash: he joins
         bruno.wait_for_selector("#table:not([hidden])")
-        ana.wait_for_function("document.querySelector('#seat-west').innerText.includes('guest')"
-                              " || document.querySelector('#seat-north').innerText.length > 0")
+        ana.wait_for_function("window.room.state.seats.includes('Bruno')")
         ana.click("#fill")  # bots take the two seats left
         ana.wait_for_function(HAND_SHOWN)
         bruno.wait_for_function(HAND_SHOWN)
@@ -179,122 +551,36 @@ def test_a_friend_joins_by_invite_link(server: str) -> None:
         browser.close()
 
 
-def test_the_interface_in_french(server: str) -> None:
+def test_more_rules_and_the_table_turning_its_way(server: str) -> None:
+    """The lobby's "more rules" sets any rule option; the lobby lists the table with it;
+    a clockwise table seats the next player on your left (counter-clockwise: right)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(bypass_csp=True)
-        page.goto(server)
-        page.select_option("#lang", "fr")
-        assert page.inner_text("#guest") == "Jouer en invité"
-        page.fill("#nickname", "Zoé")
-        page.click("#guest")
-        page.wait_for_selector("#lobby:not([hidden])")
-        assert page.inner_text("#create") == "Créer la table"
-        page.select_option("#deck", "spanish")
-        page.click("#create")
-        page.wait_for_function(HAND_SHOWN)
-        assert "totaux" in page.inner_text("#status")
-        labels = " ".join(hand_of(page))
-        assert any(word in labels for word in ("oros", "copas", "espadas", "bastos"))
-        browser.close()
-
-
-def test_a_phone_plays_by_tapping(server: str) -> None:
-    """A phone (360 px wide, touch): nothing wider than the screen, every card in hand on
-    screen and big enough to tap, and taps play."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = launch(p)
-        context = browser.new_context(bypass_csp=True, viewport={"width": 360, "height": 740},
-                                      is_mobile=True,
-                                      has_touch=True, device_scale_factor=2)
-        page = context.new_page()
-        guest(page, server, "Ana")
-        page.tap("#create")
-        page.wait_for_selector("#table:not([hidden])")
-        page.wait_for_function(HAND_SHOWN)
-        played = 0
-        for _ in range(200):
-            width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-            assert width[0] <= width[1], "the page scrolls sideways"
-            for card in page.query_selector_all("#hand button"):
-                box = card.bounding_box()
-                if box is None:  # redrawn meanwhile (a bot played): look again
-                    continue
-                assert box["x"] >= 0 and box["x"] + box["width"] <= 360
-                assert box["width"] >= 40 and box["height"] >= 40  # a finger's size
-            calls = page.query_selector_all("#calls button")
-            cards = page.query_selector_all("#hand button:enabled:not(.illegal)")
-            if calls:
-                calls[-1].tap()
-            elif cards:
-                before = len(hand_of(page))
-                cards[0].tap()
-                page.wait_for_function(f"document.querySelectorAll('#hand button').length"
-                                       f" != {before}")
-                played += 1
-                if played == 3:
-                    break
-            page.wait_for_timeout(60)
-        assert played == 3
-        browser.close()
-
-
-def test_a_table_with_more_rules(server: str) -> None:
-    """The lobby's "more rules" sets any rule option; the lobby lists the table with it."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = launch(p)
-        page = browser.new_page(bypass_csp=True)
+        page = new_page(browser)
         guest(page, server, "Ana")
         page.select_option("#preset", "contree")
         page.click("#more-rules summary")
-        page.wait_for_selector("[data-option=announcements]")
         assert page.query_selector("[data-option=game]") is None  # the variant is the preset's
         assert page.input_value("[data-option=announcements]") == "1"  # contrée's: false
-        page.select_option("[data-option=announcements]", label="true")
+        page.select_option("[data-option=announcements]", label="yes")
         page.select_option("[data-option=direction]", label="clockwise")
+        page.check("#wait")
         page.click("#create")
         page.wait_for_selector("#table:not([hidden])")
         lobby = page.evaluate("fetch('/api/tables').then(r => r.json())")
         assert lobby[0]["preset"] == "contree"
         assert lobby[0]["rules"] == {"announcements": True, "direction": "clockwise"}
-        browser.close()
-
-
-def test_the_last_trick_on_demand(server: str) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = launch(p)
-        page = browser.new_page(bypass_csp=True)
-        guest(page, server, "Ana")
-        page.click("#create")
-        page.wait_for_selector("#table:not([hidden])")
+        page.click("#fill")
         page.wait_for_function(HAND_SHOWN)
-        page.keyboard.press("l")
-        assert "no trick" in page.inner_text("#last")  # nothing played yet
-        page.keyboard.press("l")
-        for _ in range(300):
-            if page.evaluate("state.tricks.length > 0 && state.phase === 'play'"):
-                break
-            calls = page.query_selector_all("#calls button")
-            cards = page.query_selector_all("#hand button:enabled:not(.illegal)")
-            if calls:
-                clicked(calls[-1])
-            elif cards:
-                clicked(cards[0])
-            page.wait_for_timeout(60)
-        last = page.evaluate("state.tricks[state.tricks.length - 1]")
-        page.click("#last-trick")
-        shown = page.inner_text("#last")
-        assert "won by" in shown and shown.count(":") == len(last["cards"]) == 4
-        page.click("#last-trick")
-        assert page.is_hidden("#last")
+        assert page.evaluate("window.room.state.seat") == 0
+        # seat 1 plays after you: on a clockwise table, on your left (west)
+        dealer = page.evaluate("window.room.state.dealer")
+        where = ["south", "west", "north", "east"][dealer]
+        assert "dealer" in page.inner_text(f"#seat-{where}")
+        page.click("#leave")  # a game in progress: asked first (the dialog refused: stay)
+        assert page.is_visible("#table")
         browser.close()
 
 

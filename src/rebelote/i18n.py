@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from rebelote.i18n_web import WEB_TEXT
+
 LANGS: Final = ("en", "fr", "es")
 
 _TEXT: Final[dict[str, dict[str, str]]] = {
@@ -279,6 +281,7 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
     "rich_yes_no": {"en": "Please answer y or n", "fr": "Répondez o (oui) ou n (non)",
                     "es": "Responda s (sí) o n (no)"},
     "yes_letter": {"en": "y", "fr": "o", "es": "s"},
+    **WEB_TEXT,  # the web card room's texts (rebelote.i18n_web)
 }
 
 _REASONS: Final[dict[str, dict[str, str]]] = {
@@ -331,3 +334,12 @@ def tr(key: str, lang: str = "en", **values: object) -> str:
     """The text ``key`` in ``lang`` (English if missing), with ``values`` filled in."""
     entry = _TEXT[key]
     return entry.get(lang, entry["en"]).format(**values)
+
+
+def catalog(lang: str = "en") -> dict[str, dict[str, str]]:
+    """Every text and refusal reason in ``lang`` (English where missing): what the web
+    client fetches, so that its texts are this catalog's."""
+    if lang not in LANGS:
+        lang = "en"
+    return {"texts": {k: e.get(lang, e["en"]) for k, e in _TEXT.items()},
+            "reasons": {k: e.get(lang, e["en"]) for k, e in _REASONS.items()}}

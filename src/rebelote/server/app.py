@@ -39,6 +39,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -75,6 +76,19 @@ MAX_SOCKETS = 8
 LOGIN_FREE_FAILURES = 5
 """Wrong passwords allowed per name and per address before the backoff starts."""
 LOGIN_MAX_WAIT_S = 900.0
+
+
+class CachedStatic(StaticFiles):
+    """The client's files: the card pictures are cached a week (they never change); the
+    code is revalidated (ETag) so that a new version shows at once."""
+
+    def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Any,
+                      status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        cards = "/cards/" in str(full_path)
+        response.headers["cache-control"] = ("public, max-age=604800" if cards
+                                             else "no-cache")
+        return response
 
 
 def data_dir() -> Path:
@@ -552,6 +566,28 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         request.session.clear()
         return JSONResponse({"ok": True, "everywhere": everywhere})
 
+    async def session(request: Request) -> Response:
+        """Who you are, or nobody (always 200: a new visitor's page logs no error)."""
+        return JSONResponse({"player": request.session.get("player"),
+                             "nickname": request.session.get("nickname")})
+
+    async def texts(request: Request) -> Response:
+        """The one text catalog (rebelote.i18n) in ``?lang=`` for the web pages, and
+        each deck style's card labels (rebelote.decks)."""
+        from rebelote.cards import card_name
+        from rebelote.decks import STYLES, short_label
+        from rebelote.i18n import catalog
+
+        lang = request.query_params.get("lang", "en")
+        decks = {style: {card_name(c): short_label(c, style) for c in range(32)}
+                 for style in STYLES}
+        return JSONResponse(catalog(lang) | {"lang": lang, "decks": decks},
+                            headers={"cache-control": "no-cache"})
+
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                            headers={"cache-control": "public, max-age=604800"})
+
     async def me(request: Request) -> Response:
         current = who(request)
         if current is None:
@@ -563,7 +599,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         "options": [{"name": o.name, "values": o.values, "doc": o.doc, "minimum": o.minimum}
                     for o in OPTIONS if o.name not in TABLE_FIXED_OPTIONS],
         "presets": {r.preset: {o: getattr(r, o) for o in OPTION_NAMES}
-                    for r in presets if r.players == 4}}
+                    for r in presets}}
 
     async def rule_options(request: Request) -> Response:
         """Every rule option a table may set, and each preset's values (the lobby's
@@ -788,6 +824,9 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         Route("/api/login", login, methods=["POST"]),
         Route("/api/logout", logout, methods=["POST"]),
         Route("/api/me", me),
+        Route("/api/session", session),
+        Route("/api/texts", texts),
+        Route("/favicon.ico", favicon),
         Route("/api/tables", tables),
         Route("/api/rules", rule_options),
         Route("/api/tables/{table}/record", record),
@@ -798,10 +837,11 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         Route("/api/ratings", ratings),
         Route("/stats", stats_page),
         WebSocketRoute("/ws", socket),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", CachedStatic(directory=STATIC), name="static"),
         *observe.routes,
     ]
     middleware = [Middleware(RequestContext), Middleware(Guard, hsts=https),
+                  Middleware(GZipMiddleware, minimum_size=1024),
                   Middleware(SessionMiddleware, secret_key=secret or settings.secret(),
                              same_site="lax", https_only=https)]
     async def storage_failed(request: Request, exc: Exception) -> Response:

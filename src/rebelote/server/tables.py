@@ -9,17 +9,23 @@ public view). Bots play the seats given to them. A new service rebuilds every ta
 the store, exactly where it stood.
 
 Client messages (JSON objects):
-  {"type": "create", "preset": P, "options": {...}}   a new table; you sit at seat 0
+  {"type": "lobby"}                                    the lobby, pushed at every change
+  {"type": "create", "preset": P, "options": {...}}   a new table; you sit at "seat" (0)
                            (options: "target", "private": true, "hints": false,
-                           "timer": seconds, "rules": {any rule option: value})
+                           "timer": seconds, "seat": S, "rules": {any rule option: value})
   {"type": "join", "table": T, "seat": S, "invite": K}  sit at a free seat (K: private)
   {"type": "watch", "table": T}                        spectate
   {"type": "bots", "table": T, "level": L}             bots take the free seats (creator)
   {"type": "act", "table": T, "action": "JS"}          a call or a card, in record notation
   {"type": "sync", "table": T}                         your view again
   {"type": "hint", "table": T}                         the expert's evaluation, to you
+  {"type": "chat", "table": T, "text": X | "phrase": Q} a line or a quick phrase, to all
+  {"type": "leave", "table": T}                        leave the table
+  {"type": "rematch", "table": T}                      the same table again, after a game
 Server messages: {"type": "created", "table": T, "invite": K}, {"type": "state", ...},
-{"type": "hint", "table": T, "actions": [...]}, {"type": "error", "code": C, "message": M}.
+{"type": "hint", "table": T, "actions": [...]}, {"type": "lobby", "tables", "mine"},
+{"type": "chat", ...}, {"type": "left"}, {"type": "timeout"},
+{"type": "error", "code": C, "message": M} (docs/web.md has every field).
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from rebelote.hand import HandState, action_name, deal_deck, parse_action
 from rebelote.rules import Rules, RulesError
 from rebelote.server.store import Store, StoredTable
 from rebelote.server.summary import Summaries
-from rebelote.view import SeatView
+from rebelote.view import SeatView, make_view
 
 log = logging.getLogger(__name__)
 Message = dict[str, Any]
@@ -64,6 +70,11 @@ STORAGE_ERROR = ("the server could not save the last action: the table is back w
                  "was last saved; try again in a moment")
 UNAVAILABLE = ("this table is unavailable: its saved game could not be read back "
                "(the operators are told)")
+CHAT_MAX = 140
+"""The longest chat line a table accepts (characters)."""
+PHRASES = ("well_played", "your_turn", "sorry", "thanks", "hello", "good_game", "hurry")
+"""The quick phrases (each a ``phrase_*`` text of the catalog, said in the reader's
+language)."""
 
 
 def seat_label(who: dict[str, str], names: dict[str, str] | None = None) -> str | None:
@@ -130,38 +141,114 @@ class Table:
         return seated + [(p, -1) for p in sorted(self.spectators)]
 
 
-def view_message(table: Table, seat: int, names: dict[str, str] | None = None) -> Message:
+def auction_of(v: SeatView) -> Message:
+    """The auction as the table heard it: each call with its seat (turn order from the
+    first hand), and the contract so far (the view's ``contract_info``): bidder, value
+    (None in classic), trump, the coinche multiplier, who doubled, whether final."""
+    n = v.rules.players
+    said = [{"seat": (v.first_hand + i) % n, "call": action_name(call)}
+            for i, call in enumerate(v.calls)]
+    c = v.contract_info
+    contract: Message | None = None
+    if c is not None:
+        double = v.rules.surcoinche_multiplier if c.double == 4 else c.double
+        contract = {"seat": c.bidder, "trump": mode_name(c.kind),
+                    "value": None if c.level < 0 else "capot" if c.is_capot else str(c.value),
+                    "double": double, "doubled_by": None if c.doubled_by < 0 else c.doubled_by,
+                    "redoubled_by": None if c.redoubled_by < 0 else c.redoubled_by,
+                    "final": c.final}
+    return {"calls": said, "contract": contract}
+
+
+def _tricks(v: SeatView) -> list[Message]:
+    return [{"leader": t.leader, "winner": t.winner,
+             "cards": [card_name(c) for c in t.cards]} for t in v.tricks]
+
+
+def hand_summary(game: Game, index: int) -> Message:
+    """What the hand ``index`` (0-based, finished) scored, for the summary shown after
+    it: every trick (all public once the hand is over), card points with the dix de der,
+    announcements, belote, the outcome, the reserve, capot."""
+    hand, score = game.hands[index], game.scores[index]
+    v = make_view(hand, -1)
+    out: Message = {"hand": index + 1, "outcome": score.outcome,
+                    "scored": list(score.scored), "totals": list(score.totals),
+                    "reserve": score.reserve, "reserve_won_by": score.reserve_won_by,
+                    "void": hand.is_void, "tricks": _tricks(v),
+                    "taker": v.taker if v.taker >= 0 else None,
+                    "contract": auction_of(v)["contract"],
+                    "announcements": [{"seat": a.seat, "kind": a.kind, "points": a.points,
+                                       "cards": None if a.cards is None else
+                                       [card_name(c) for c in cards_of(a.cards)]}
+                                      for a in v.announcements],
+                    "belote": [[s, word] for s, word, _card in v.belote_said]}
+    if not hand.is_void:
+        o = hand.outcome()
+        out |= {"card_points": list(o.card_points), "capot": o.capot,
+                "announcement_points": list(o.announcements), "belote_points": list(o.belote),
+                "dix_de_der": v.tricks[-1].winner if v.tricks else None}
+    return out
+
+
+def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
+                 now: float | None = None) -> Message:
     """What ``seat`` (-1: a spectator) may see of ``table``, as a JSON-ready object;
-    ``names`` gives players' display names."""
+    ``names`` gives players' display names, ``now`` the clock (for the turn timer)."""
+    rules = table.rules
     out: Message = {"type": "state", "table": table.id, "seat": seat,
-                    "preset": table.rules.preset,
-                    "seats": [seat_label(w, names) for w in table.seats]}
+                    "preset": rules.preset, "players": rules.players,
+                    "direction": rules.direction, "game": rules.game,
+                    "scoring": rules.auction_scoring, "target": rules.target,
+                    "seats": [seat_label(w, names) for w in table.seats],
+                    "bots": [w.get("bot") for w in table.seats],
+                    "away": sorted(table.absent_since),
+                    "stand_ins": sorted(table.stand_ins),
+                    "timer": table.options.get("timer"),
+                    "hints": bool(table.options.get("hints", True)) and seat >= 0,
+                    "private": bool(table.options.get("private")),
+                    "creator": seat >= 0 and table.seats[seat].get("player") == table.creator,
+                    "rematch": table.options.get("rematch")}
+    if out["private"] and seat >= 0:
+        out["invite"] = table.options.get("invite")
     game = table.game
     if game is None or game.current is None:
         out["phase"] = "waiting"
         return out
     v: SeatView = game.view(seat)
+    auction = auction_of(v)
+    finished = [i for i, h in enumerate(game.hands) if h.is_over]
     out.update({
-        "phase": v.phase, "dealer": v.dealer, "turn": v.turn,
+        "phase": v.phase, "dealer": v.dealer, "turn": v.turn, "first_hand": v.first_hand,
+        "hand_number": v.hand_number,
         "hand": [card_name(c) for c in cards_of(v.hand)],
+        "table_cards": [[card_name(c) for c in cards_of(m)] for m in v.table],
         "legal": [action_name(a) for a in v.legal_actions],
         "calls": [action_name(a) for a in v.calls],
+        "auction": auction["calls"], "bid": auction["contract"],
         "retourne": card_name(v.retourne) if v.retourne >= 0 else None,
         "taker": v.taker if v.taker >= 0 else None,
         "contract": mode_name(v.contract) if v.contract >= 0 else None,
         "trick": None if v.trick is None else {
-            "leader": v.trick.leader, "cards": [card_name(c) for c in v.trick.cards]},
-        "tricks": [{"leader": t.leader, "winner": t.winner,
-                    "cards": [card_name(c) for c in t.cards]} for t in v.tricks],
+            "leader": v.trick.leader, "cards": [card_name(c) for c in v.trick.cards],
+            "winner": v.master if v.master >= 0 else None},
+        "tricks": _tricks(v),
         "announcements": [{"seat": a.seat, "kind": a.kind, "points": a.points,
                            "cards": None if a.cards is None else
                            [card_name(c) for c in cards_of(a.cards)]}
                           for a in v.announcements],
+        "announcement_winner": v.announcement_winner,
+        "announcement_points": list(v.announcement_points),
+        "announcement_seats": list(v.announcement_seats), "teams": list(v.teams),
         "belote": [[s, word] for s, word, _card in v.belote_said],
         "totals": list(game.totals), "reserve": game.reserve,
         "scores": [list(s.scored) for s in game.scores],
+        "sheet": [{"outcome": s.outcome, "scored": list(s.scored)} for s in game.scores],
+        "last_hand": hand_summary(game, finished[-1]) if finished else None,
         "winner": game.winner,
     })
+    timer = table.options.get("timer")
+    if timer and now is not None and not game.is_over and v.phase != "over":
+        out["turn_left"] = round(max(0.0, timer - (now - table.turn_since)), 1)
     return out
 
 
@@ -234,6 +321,8 @@ class TableService:
         self._pending: list[tuple[str, int, str, dict[str, Any]]] = []
         self.summaries = Summaries(store)
         """Statistics and ratings, counted as hands and games finish."""
+        self.lobby_watchers: set[str] = set()
+        """Players looking at the lobby: told of every change to it (no reload)."""
         if load_all:
             self.summaries.prime()
             for stored in store.load():
@@ -322,14 +411,23 @@ class TableService:
                 continue  # a quarantined table counts for nothing
         return out
 
-    def lobby_entry(self, table: Table) -> Message | None:
-        """The table as the lobby shows it; None for a private table."""
-        if table.options.get("private"):
+    def lobby_entry(self, table: Table, private: bool = False) -> Message | None:
+        """The table as the lobby shows it: rules, who sits where, free seats, status;
+        None for a private table (unless ``private``)."""
+        if table.options.get("private") and not private:
             return None
         changed = {k: v for k, v in table.rules.to_dict().items()
                    if k not in ("preset", "target")}
+        game = table.game
+        status = ("waiting" if game is None else "over" if game.is_over else "playing")
+        reserved = table.options.get("reserved") or {}
         return {"table": table.id, "preset": table.rules.preset, "target": table.rules.target,
-                "rules": changed, "free": [s for s, who in enumerate(table.seats) if not who]}
+                "players": table.rules.players, "rules": changed,
+                "seats": [seat_label(w, self.names) for w in table.seats],
+                "free": [s for s, who in enumerate(table.seats)
+                         if not who and str(s) not in reserved],
+                "status": status, "hand": len(game.hands) if game is not None else 0,
+                "totals": list(game.totals) if game is not None else None}
 
     # -- the protocol -------------------------------------------------------------------
 
@@ -413,35 +511,60 @@ class TableService:
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise ServiceError("bad_message", "a message is a JSON object with a 'type'")
         kind = message["type"]
+        if kind == "lobby":
+            self.lobby_watchers.add(player)
+            return [(player, self.lobby_message(player))]
         if kind == "create":
             table = self.create(player, message.get("preset", "classic"),
                                 message.get("options", {}))
+            self.lobby_watchers.discard(player)
             created: Message = {"type": "created", "table": table.id}
             if table.options.get("private"):
                 created["invite"] = table.options["invite"]
-            return [(player, created), (player, view_message(table, 0, self.names))]
+            seat = table.seat_of(player)
+            return [(player, created),
+                    (player, view_message(table, 0 if seat is None else seat, self.names,
+                                          self.clock())),
+                    *self._lobby_news()]
         table = self._table(message.get("table"))
+        lobby_changes = kind in ("join", "bots", "leave", "rematch")
         if kind == "join":
             self._check_invite(table, player, message)
             self.join(table, player, message.get("seat"))
+            self.lobby_watchers.discard(player)
         elif kind == "hint":
             return [(player, self.hint(table, player))]
         elif kind == "watch":
             self._check_invite(table, player, message)
             table.spectators.add(player)
-            return [(player, view_message(table, -1, self.names))]
+            self.lobby_watchers.discard(player)
+            return [(player, view_message(table, -1, self.names, self.clock()))]
         elif kind == "bots":
             self.add_bots(table, player, message.get("level", "heuristic"))
         elif kind == "act":
+            over = table.game is not None and table.game.is_over
             self.act(table, player, message.get("action"))
+            lobby_changes = table.game is not None and table.game.is_over and not over
         elif kind == "sync":
             seat = table.seat_of(player)
             if seat is None and player not in table.spectators:
                 self._check_invite(table, player, message)
-            return [(player, view_message(table, -1 if seat is None else seat, self.names))]
+            self.lobby_watchers.discard(player)
+            return [(player, view_message(table, -1 if seat is None else seat, self.names,
+                                          self.clock()))]
+        elif kind == "chat":
+            return self.chat(table, player, message)
+        elif kind == "leave":
+            self.leave(table, player)
+            self.lobby_watchers.add(player)
+            return [(player, {"type": "left", "table": table.id}), *self._broadcast(table),
+                    *self._lobby_news()]
+        elif kind == "rematch":
+            new = self.rematch(table, player)
+            return (self._broadcast(table) + self._broadcast(new) + self._lobby_news())
         else:
             raise ServiceError("bad_message", f"unknown message type {kind!r}")
-        return self._broadcast(table)
+        return self._broadcast(table) + (self._lobby_news() if lobby_changes else [])
 
     @staticmethod
     def _check_invite(table: Table, player: str, message: Message) -> None:
@@ -476,8 +599,6 @@ class TableService:
             raise ServiceError("bad_rules", f"{fixed[0]!r} is decided by the preset here")
         try:
             rules = Rules.from_dict({**chosen, "preset": str(preset)[:40]})
-            if rules.players != 4:
-                raise RulesError("tables here are for four players")
             if "target" in options:
                 rules = rules.replace(target=options["target"])
         except (RulesError, TypeError, ValueError) as exc:
@@ -490,6 +611,9 @@ class TableService:
         if timer is not None and (not isinstance(timer, int | float) or isinstance(timer, bool)
                                   or not 5 <= timer <= 600):
             raise ServiceError("bad_rules", "a turn timer is 5 to 600 seconds")
+        seat = options.get("seat", 0)
+        if type(seat) is not int or not 0 <= seat < rules.players:
+            raise ServiceError("bad_message", f"a seat is 0 to {rules.players - 1}")
         if self.open_tables(player) >= MAX_OPEN_TABLES:
             raise ServiceError("limit", f"you have {MAX_OPEN_TABLES} unfinished tables: "
                                "finish or leave one first")
@@ -499,12 +623,15 @@ class TableService:
             raise ServiceError("limit", f"at most {MAX_CREATED_PER_MINUTE} new tables a "
                                "minute: try again in a moment")
         self.created_at[player] = [*recent, now]
+        return self._new_table(player, rules, {
+            "private": options.get("private", False) is True,
+            "hints": options.get("hints", True) is not False, "timer": timer}, seat)
+
+    def _new_table(self, player: str, rules: Rules, options: dict[str, Any],
+                   seat: int) -> Table:
         table_id = secrets.token_hex(8)
         seats: list[dict[str, str]] = [{} for _ in range(rules.players)]
-        opts: dict[str, Any] = {"creator": player,
-                                "private": options.get("private", False) is True,
-                                "hints": options.get("hints", True) is not False,
-                                "timer": timer}
+        opts: dict[str, Any] = {"creator": player} | options
         if opts["private"]:
             opts["invite"] = secrets.token_urlsafe(12)
         try:
@@ -515,15 +642,22 @@ class TableService:
             raise ServiceError("storage", STORAGE_ERROR) from None
         table = Table(table_id, rules, player, seats, opts)
         self.tables[table_id] = table
-        self._record(table, "seat", {"seat": 0, "player": player})
+        self._record(table, "seat", {"seat": seat, "player": player})
         return table
 
     def join(self, table: Table, player: str, seat: Any) -> None:
         if table.seat_of(player) is not None:
             raise ServiceError("seated", "you already sit at this table")
-        free = [s for s, who in enumerate(table.seats) if not who]
-        if seat is None and free:
-            seat = free[0]
+        if table.game is not None and table.game.is_over:
+            raise ServiceError("game_over", "this game is over")
+        reserved = table.options.get("reserved") or {}
+        free = [s for s, who in enumerate(table.seats)
+                if not who and reserved.get(str(s), player) == player]
+        if not free:
+            raise ServiceError("table_full", "this table is full: you may watch it")
+        mine = [s for s in free if reserved.get(str(s)) == player]
+        if seat is None:
+            seat = (mine or free)[0]
         if type(seat) is not int or seat not in free:
             raise ServiceError("seat_taken", f"seat {str(seat)[:20]!r} is not free "
                                f"(free: {free})")
@@ -543,6 +677,74 @@ class TableService:
             if not who:
                 self._record(table, "seat", {"seat": seat, "bot": level})
         self._progress(table)
+
+    def leave(self, table: Table, player: str) -> None:
+        """``player`` leaves ``table``: a spectator stops watching; a seat at a waiting
+        table is freed; at a game in progress a bot takes the seat for good; a finished
+        game changes nothing."""
+        table.spectators.discard(player)
+        seat = table.seat_of(player)
+        if seat is None:
+            return
+        game = table.game
+        if game is None:
+            self._record(table, "seat", {"seat": seat, "free": True})
+        elif not game.is_over:
+            table.absent_since.pop(seat, None)
+            table.stand_ins.pop(seat, None)
+            self._record(table, "seat", {"seat": seat, "bot": "heuristic"})
+            self._progress(table)
+
+    def rematch(self, table: Table, player: str) -> Table:
+        """A new table with the same rules and the same seats after a finished game: the
+        first player who asks creates it (bots keep their seats, every player's seat is
+        kept for him), the others join it by the same message."""
+        seat = table.seat_of(player)
+        if seat is None:
+            raise ServiceError("not_seated", "you do not sit at this table")
+        if table.game is None or not table.game.is_over:
+            raise ServiceError("not_over", "a rematch is for a finished game")
+        new_id = table.options.get("rematch")
+        if new_id is None:
+            for other in self.tables.values():
+                if other.options.get("rematch_of") == table.id:
+                    new_id = table.options["rematch"] = other.id
+        if new_id is not None:
+            new = self._table(new_id)
+            if new.seat_of(player) is None:
+                self.join(new, player, seat)
+            return new
+        reserved = {str(s): w["player"] for s, w in enumerate(table.seats) if "player" in w}
+        options = {"private": table.options.get("private", False),
+                   "hints": table.options.get("hints", True),
+                   "timer": table.options.get("timer"), "rematch_of": table.id,
+                   "reserved": reserved}
+        new = self._new_table(player, table.rules, options, seat)
+        table.options["rematch"] = new.id
+        for s, who in enumerate(table.seats):
+            if "bot" in who:
+                self._record(new, "seat", {"seat": s, "bot": who["bot"]})
+        self._progress(new)
+        return new
+
+    def chat(self, table: Table, player: str, message: Message) -> list[tuple[str, Message]]:
+        """A chat line or a quick phrase, to everyone at the table (not stored)."""
+        seat = table.seat_of(player)
+        if seat is None and player not in table.spectators:
+            raise ServiceError("not_seated", "you are not at this table")
+        out: Message = {"type": "chat", "table": table.id,
+                        "seat": -1 if seat is None else seat,
+                        "name": self.names.get(player, player)}
+        phrase, text = message.get("phrase"), message.get("text")
+        if phrase is not None:
+            if phrase not in PHRASES:
+                raise ServiceError("bad_message", f"unknown phrase {phrase!r}")
+            out["phrase"] = phrase
+        elif isinstance(text, str) and 0 < len(text.strip()) <= CHAT_MAX:
+            out["text"] = text.strip()
+        else:
+            raise ServiceError("bad_message", f"a chat line is 1 to {CHAT_MAX} characters")
+        return [(p, out) for p, _s in table.listeners()]
 
     def act(self, table: Table, player: str, text: Any) -> None:
         seat = table.seat_of(player)
@@ -661,6 +863,8 @@ class TableService:
             seat = payload["seat"]
             if "player" in payload:
                 table.seats[seat] = {"player": payload["player"]}
+            elif payload.get("free"):  # a player left a waiting table
+                table.seats[seat] = {}
             else:
                 table.seats[seat] = {"bot": payload["bot"]}
                 table.bots[seat] = make_bot(payload["bot"], int(table.id[:8], 16) + seat)
@@ -689,9 +893,12 @@ class TableService:
     def disconnected(self, player: str) -> None:
         """``player`` has no open connection left: if he is not back within
         ``STAND_IN_AFTER_S`` a bot plays his seats (see :meth:`tick`)."""
+        self.lobby_watchers.discard(player)
         for table in self.tables.values():
             seat = table.seat_of(player)
             table.spectators.discard(player)
+            if table.game is not None and table.game.is_over:
+                continue  # a finished game is never handed to a bot
             if seat is not None and seat not in table.absent_since:
                 table.absent_since[seat] = self.clock()
                 self._store_absence(table, seat, table.absent_since[seat])
@@ -714,6 +921,9 @@ class TableService:
         out: list[tuple[str, Message]] = []
         for table in list(self.tables.values()):
             changed = False
+            if table.game is not None and table.game.is_over:
+                table.absent_since.clear()  # a finished game is never handed to a bot
+                table.stand_ins.clear()
             for seat, since in list(table.absent_since.items()):
                 if now - since >= GRACE_S:
                     del table.absent_since[seat]
@@ -735,6 +945,10 @@ class TableService:
                 if seat not in table.bots and seat not in table.stand_ins:
                     table.timed_out = seat  # the next bot move is this seat's
                     changed = True
+                    who = table.seats[seat].get("player")
+                    if who:
+                        out.append((who, {"type": "timeout", "table": table.id,
+                                          "seat": seat, "action": action_name(action)}))
             if changed:
                 self._progress(table)
                 out += self._broadcast(table)
@@ -746,7 +960,8 @@ class TableService:
         return out
 
     def _broadcast(self, table: Table) -> list[tuple[str, Message]]:
-        return [(p, view_message(table, s, self.names)) for p, s in table.listeners()]
+        now = self.clock()
+        return [(p, view_message(table, s, self.names, now)) for p, s in table.listeners()]
 
     def hint_game(self, table: Table, player: str) -> bytes:
         """The game to evaluate for ``player``'s hint (checks that he may have one),
@@ -791,6 +1006,7 @@ class TableService:
                     "tricks": tricks, "outcome": score.outcome,
                     "scored": list(score.scored)})
         return {"table": table.id, "preset": table.rules.preset,
+                "direction": table.rules.direction,
                 "seats": view_message(table, -1, self.names)["seats"], "hands": hands}
 
     def finished_record(self, table_id: Any, player: str | None = None,
@@ -807,7 +1023,7 @@ class TableService:
         record = game_to_record(table.game)
         record["hands"] = [entry for entry, hand in zip(record["hands"], table.game.hands,
                                                          strict=True) if hand.is_over]
-        record["players"] = [seat_label(who) for who in table.seats]
+        record["players"] = [seat_label(who, self.names) for who in table.seats]
         return record
 
     def _side_of(self, table: Table, seat: int) -> int:
@@ -827,7 +1043,34 @@ class TableService:
         return self.summaries.rating(player)
 
     def public_tables(self) -> list[Message]:
-        """The lobby: open tables with their rules and free seats."""
-        entries = (self.lobby_entry(t) for t in self.tables.values())
+        """The lobby: public tables not finished, with a player at them, with their rules,
+        players, free seats and status."""
+        entries = (self.lobby_entry(t) for t in self.tables.values()
+                   if not (t.game is not None and t.game.is_over)
+                   and any("player" in w for w in t.seats))
         return [e for e in entries if e is not None]
+
+    def my_tables(self, player: str) -> list[Message]:
+        """The unfinished tables where ``player`` sits (to resume one after closing the
+        tab), private ones included, with the invite of a private one."""
+        out = []
+        for table in self.tables.values():
+            if table.seat_of(player) is None or (table.game is not None
+                                                 and table.game.is_over):
+                continue
+            entry = self.lobby_entry(table, private=True)
+            assert entry is not None
+            entry["seat"] = table.seat_of(player)
+            if table.options.get("private"):
+                entry["invite"] = table.options.get("invite")
+            out.append(entry)
+        return out
+
+    def lobby_message(self, player: str) -> Message:
+        return {"type": "lobby", "tables": self.public_tables(),
+                "mine": self.my_tables(player)}
+
+    def _lobby_news(self) -> list[tuple[str, Message]]:
+        """The lobby, again, to everyone looking at it."""
+        return [(p, self.lobby_message(p)) for p in sorted(self.lobby_watchers)]
 

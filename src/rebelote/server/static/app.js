@@ -1,259 +1,802 @@
-"use strict";
-// The client only shows what the server sends: its own seat's view.
+// The card room. The client only shows what the server sends (its own seat's view); it
+// paces what it shows: state messages are queued and the cards played between two of
+// them travel to the trick one by one, each complete trick stays readable, then is
+// gathered to its winner. The server stays the authority.
+import { loadTexts, t, reason, cardLabel, valueText, has, lang } from "./texts.js";
+import { cardFace as drawCard } from "./cards.js";
+
 const $ = (id) => document.getElementById(id);
-const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const SUITS = ["S", "H", "D", "C"];
+const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣", SA: "SA", TA: "TA" };
+const TRUMP_ORDER = ["J", "9", "A", "10", "K", "Q", "8", "7"];
+const PLAIN_ORDER = ["A", "10", "K", "Q", "J", "9", "8", "7"];
+
 const params = new URLSearchParams(location.hash.slice(1));
-let socket = null;
-// The table is kept in the address (#table=...), so a reload or a new tab resumes it.
 let tableId = params.get("table");
-const invite = params.get("invite");
-let state = null;
-let shownTricks = 0;
-let holdTrick = null;  // a finished trick left on the table for a moment
-
-// Deck styles (display only), as rebelote.decks: index letters by tradition, or pictures.
-const RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"];
-const STYLE_RANKS = {
-  french: ["7", "8", "9", "10", "V", "D", "R", "A"],
-  international: RANKS,
-  german: ["7", "8", "9", "10", "U", "O", "K", "A"],
-  spanish: ["4", "5", "6", "7", "S", "C", "R", "A"],
-};
-const SPANISH_SUITS = { S: " espadas", H: " copas", D: " oros", C: " bastos" };
-const PICTURE = { S: "spade", H: "heart", D: "diamond", C: "club" };
-const PICTURE_RANK = { A: "1", J: "jack", Q: "queen", K: "king" };
+let invite = params.get("invite");
+let socket = null;
+let me = null;
+let lobbyData = null;
+let ruleCatalog = null;
 let deck = localStorage.getItem("rebelote-deck") || "pictures";
+let pace = Number(localStorage.getItem("rebelote-pace") || 700);
 
-function label(card) {
-  const suit = card.slice(-1);
-  const rank = RANKS.indexOf(card.slice(0, -1));
-  const style = deck === "pictures" ? "international" : deck;
-  const shown = STYLE_RANKS[style][rank];
-  return deck === "spanish" ? shown + SPANISH_SUITS[suit] : shown + (SYMBOL[suit] || suit);
+// What is drawn: `shown` is the last state fully drawn; the queue holds those to come.
+let shown = null;
+const queue = [];
+let pumping = false;
+let hintFor = null;
+let timerAt = 0;
+const muted = new Set(JSON.parse(localStorage.getItem("rebelote-muted") || "[]"));
+let seenSummary = Number(sessionStorage.getItem("rebelote-summary") || 0);
+let summaryShown = null;
+window.room = { get state() { return shown; }, get busy() { return pumping || queue.length > 0; },
+  get summary() { return summaryShown; } };
+
+// -- cards -------------------------------------------------------------------------
+const suitOf = (card) => card.slice(-1);
+const rankOf = (card) => card.slice(0, -1);
+const label = (card) => cardLabel(card, deck === "pictures" ? "international" : deck);
+
+const cardFace = (card) => drawCard(card, deck);
+
+function trumpOf(s) {
+  if (s.contract) return s.contract;
+  if (s.bid) return s.bid.trump;
+  return s.retourne ? suitOf(s.retourne) : null;
 }
 
-function cardFace(card) {
-  // A picture from svg-cards (LGPL, static/cards), or the card's label.
-  if (deck !== "pictures") return document.createTextNode(label(card));
-  const rank = card.slice(0, -1);
-  const id = `${PICTURE[card.slice(-1)]}_${PICTURE_RANK[rank] || rank}`;
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 169.075 244.64");
-  svg.setAttribute("class", "card-picture");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", label(card));
-  const use = document.createElementNS(ns, "use");
-  use.setAttribute("href", `/static/cards/svg-cards.svg#${id}`);
-  svg.append(use);
-  return svg;
+/** The hand sorted: trump first, then the suits alternating colours, strongest first. */
+function sortHand(cards, trump) {
+  const present = SUITS.filter((x) => cards.some((c) => suitOf(c) === x));
+  const order = [];
+  if (present.includes(trump)) order.push(trump);
+  const rest = present.filter((x) => x !== trump);
+  while (rest.length) {
+    const lastRed = order.length && "HD".includes(order[order.length - 1]);
+    const i = rest.findIndex((x) => "HD".includes(x) !== lastRed);
+    order.push(...rest.splice(i < 0 ? 0 : i, 1));
+  }
+  const strength = (c) => (suitOf(c) === trump || trump === "TA" ? TRUMP_ORDER : PLAIN_ORDER).indexOf(rankOf(c));
+  return [...cards].sort((a, b) => order.indexOf(suitOf(a)) - order.indexOf(suitOf(b)) || strength(a) - strength(b));
 }
 
-async function signedIn() {
-  const res = await fetch("/api/me");
-  if (!res.ok) return false;
-  const me = await res.json();
-  $("who").textContent = me.nickname;
-  $("signin").hidden = true;
-  $("lobby").hidden = false;
-  connect();
-  refreshLobby();
-  return true;
+// -- places around the table ----------------------------------------------------------
+/** Where a seat sits on screen: you at the bottom, the play turning the table's way. */
+function place(s, seat) {
+  const n = s.players || s.seats.length;
+  const mine = s.seat < 0 ? 0 : s.seat;
+  const offset = (seat - mine + n) % n;
+  const ccw = s.direction !== "clockwise";  // counter-clockwise: the next player is on your right
+  if (n === 2) return ["south", "north"][offset];
+  if (n === 3) return (ccw ? ["south", "east", "west"] : ["south", "west", "east"])[offset];
+  return (ccw ? ["south", "east", "north", "west"] : ["south", "west", "north", "east"])[offset];
+}
+const nameOf = (s, seat) => (seat === s.seat ? t("web_you") : seatName(s, seat));
+function seatName(s, seat) {
+  const who = s.seats[seat];
+  if (!who) return t("web_free_seat");
+  const bot = s.bots && s.bots[seat];
+  return bot ? t(place(s, seat)) : who;  // a bot is named by its place: East, Nord…
+}
+function sideOf(s, seat) { return s.players === 4 ? seat % 2 : seat; }
+function sideName(s, side) {
+  if (s.players === 4) {
+    const mine = s.seat < 0 ? 0 : s.seat % 2;
+    if (s.seat >= 0) return side === mine ? t("web_team_a") : t("web_team_b");
+    return [side, side + 2].map((x) => seatName(s, x)).join(" & ");
+  }
+  return nameOf(s, side);
 }
 
-async function refreshLobby() {
-  const tables = await (await fetch("/api/tables")).json();
-  $("tables").replaceChildren(...tables.map((tb) => {
-    const li = document.createElement("li");
-    const join = document.createElement("button");
-    const changed = Object.entries(tb.rules || {}).map(([k, v]) => `${k.replaceAll("_", " ")}: ${v}`);
-    const rules = changed.length ? ` (${changed.join(", ")})` : "";
-    join.textContent = `${tb.preset}${rules} → ${tb.target}, ${t("free")}: ${tb.free.join(", ") || "—"}`;
-    join.disabled = tb.free.length === 0;
-    join.onclick = () => send({ type: "join", table: tb.table });
-    const watch = button(t("watch"), () => send({ type: "watch", table: tb.table }));
-    li.append(join, " ", watch);
-    return li;
-  }));
-}
-
+// -- the connection -------------------------------------------------------------------
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws`);
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onopen = () => {
+    notice("");
     if (tableId && invite) send({ type: "join", table: tableId, invite });
     else if (tableId) send({ type: "sync", table: tableId });
+    else send({ type: "lobby" });
   };
-  socket.onclose = () => setTimeout(connect, 1000);  // reconnect, then resync
+  socket.onclose = () => { notice(t("web_disconnected")); setTimeout(connect, 1000); };
 }
+// An invite link opened in a tab already on the platform: only the hash changes.
+window.addEventListener("hashchange", () => {
+  const h = new URLSearchParams(location.hash.slice(1));
+  if (!h.get("table") || h.get("table") === tableId) return;
+  tableId = h.get("table");
+  invite = h.get("invite");
+  shown = null;
+  queue.length = 0;
+  if (invite) send({ type: "join", table: tableId, invite }); else send({ type: "sync", table: tableId });
+});
+function send(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
+function notice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
 
-function send(message) { socket.send(JSON.stringify(message)); }
-
-function receive(message) {
-  if (message.type === "error") {
-    if (message.code === "seated" && tableId) { send({ type: "sync", table: tableId }); return; }
-    $("error").textContent = reason(message);
+function receive(m) {
+  if (m.type === "error") {
+    if (m.code === "seated" && tableId) { send({ type: "sync", table: tableId }); return; }
+    if (["table_full", "game_over"].includes(m.code) && tableId && invite) {
+      notice(t("web_table_full"));  // the invite of a full table: watch it
+      invite = null;
+      send({ type: "watch", table: tableId });
+      return;
+    }
+    if (m.code === "no_table" || m.code === "private") {
+      notice(t(m.code === "no_table" ? "web_no_table" : "web_private_table"));
+      tableId = null; invite = null;
+      history.replaceState(null, "", location.pathname);
+      showLobby();
+      return;
+    }
+    // the server's refusals in the reader's words (the engine's rules by their name)
+    const words = { seat_taken: "web_seat_taken", table_full: "web_table_full", no_hint: "no_hint",
+      game_over: "web_status_over", not_your_turn: "turn order" };
+    $("error").textContent = m.rule ? reason(m) : words[m.code] && has(words[m.code]) ? t(words[m.code])
+      : m.code === "not_your_turn" ? reason({ rule: "turn order", message: m.message }) : m.message;
     return;
   }
-  if (message.type === "created") {
-    tableId = message.table;
-    if (message.invite) {
-      $("invite").hidden = false;
-      $("invite-link").value = `${location.origin}/#table=${tableId}&invite=${message.invite}`;
-    }
+  if (m.type === "lobby") { lobbyData = m; renderLobby(); return; }
+  if (m.type === "created") {
+    tableId = m.table;
+    invite = m.invite || null;
     if (!$("wait").checked) send({ type: "bots", table: tableId, level: $("level").value });
     return;
   }
-  if (message.type === "hint") {
-    $("hint-text").textContent = message.actions.map((a) => `${a.action}: ${a.value}`).join(" · ");
+  if (m.type === "left") { tableId = null; invite = null; shown = null; queue.length = 0;
+    history.replaceState(null, "", location.pathname); showLobby(); return; }
+  if (m.type === "hint") { showHint(m); return; }
+  if (m.type === "chat") { chatLine(m); return; }
+  if (m.type === "timeout") {  // said where the table's redraw does not wipe it
+    notice(t("web_bot_played_for_you"));
+    setTimeout(() => { if ($("notice").textContent === t("web_bot_played_for_you")) notice(""); }, 6000);
     return;
   }
-  if (message.type === "state") {
-    tableId = message.table;
-    history.replaceState(null, "", `#table=${tableId}`);
+  if (m.type === "state") {
+    if (tableId && m.table !== tableId) {
+      if (!pendingRematch) return;  // another table's news: not the one shown
+      pendingRematch = false;  // the rematch's table: start afresh there
+      closeDialog();
+      shown = null;
+      queue.length = 0;
+      seenSummary = 0;
+    }
+    tableId = m.table;
+    const hash = `#table=${tableId}` + (invite ? `&invite=${invite}` : "");
+    if (location.hash !== hash) history.replaceState(null, "", hash);
     $("record").href = `/api/tables/${tableId}/record`;
     $("replay").href = `/replay?table=${tableId}`;
-    if (message.tricks && message.tricks.length > shownTricks && shownTricks > 0) {
-      holdTrick = message.tricks[message.tricks.length - 1];  // leave it on the table
-      setTimeout(() => { holdTrick = null; if (state) render(state); }, 1500);
-    }
-    if (!state || (message.tricks || []).length !== (state.tricks || []).length) {
-      $("last").hidden = true;  // a newer trick: the one shown is no longer the last
-    }
-    shownTricks = message.tricks ? message.tricks.length : 0;
-    state = message;
-    render(message);
+    queue.push(m);
+    pump();
   }
 }
 
-const PLACES = ["south", "west", "north", "east"];
+// -- pacing ---------------------------------------------------------------------------
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const cardsSoFar = (s) => (s.tricks || []).flatMap((tr, i) => tr.cards.map((c, k) => ({ card: c, trick: i, leader: tr.leader, k, winner: tr.winner, all: tr.cards })))
+  .concat(s.trick ? s.trick.cards.map((c, k) => ({ card: c, trick: (s.tricks || []).length, leader: s.trick.leader, k, winner: null, all: s.trick.cards })) : []);
 
-function place(seat) {
-  const n = state.seats.length;
-  const me = state.seat < 0 ? 0 : state.seat;
-  const offset = (seat - me + n) % n;
-  return n === 4 ? PLACES[offset] : ["south", "west", "east"][offset];
+/** The cards played between the state drawn and `next`, in order, each with its trick. */
+function playedBetween(prev, next) {
+  if (!prev || prev.table !== next.table || prev.phase === "waiting" || next.phase === "waiting") return [];
+  const steps = [];
+  let from = prev.phase === "auction" ? 0 : cardsSoFar(prev).length;
+  if (next.hand_number !== prev.hand_number) {
+    const last = next.last_hand;
+    if (last && last.hand === prev.hand_number && prev.phase !== "over") {
+      const old = { tricks: last.tricks, trick: null };
+      steps.push(...cardsSoFar(old).slice(from).map((x) => ({ ...x, hand: "old", tricks: last.tricks })));
+    }
+    from = 0;
+  }
+  steps.push(...cardsSoFar(next).slice(from).map((x) => ({ ...x, hand: "new", tricks: next.tricks })));
+  return steps;
 }
 
-function render(s) {
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  try {
+    while (queue.length) {
+      const next = queue.shift();
+      const prev = shown;
+      const steps = playedBetween(prev, next);
+      if (steps.length && prev) {
+        drawTable(next, { animating: true });
+        for (const st of steps) {
+          const cards = st.all.slice(0, st.k + 1);
+          const player = (st.leader + st.k) % next.players;
+          drawTrick(next, { leader: st.leader, cards }, player);
+          if (soundOn()) beep(440);
+          await sleep(player === next.seat ? 250 : pace);
+          if (cards.length === next.players) {  // complete: readable, then gathered
+            drawTrick(next, { leader: st.leader, cards, winner: st.winner });
+            await sleep(Math.max(1000, pace * 1.6));
+            await gather(next, st.winner);
+          }
+        }
+      }
+      if (prev && next.last_hand && next.last_hand.hand > seenSummary && (prev.hand_number !== next.hand_number || next.phase === "over")) {
+        seenSummary = next.last_hand.hand;
+        sessionStorage.setItem("rebelote-summary", String(seenSummary));
+        if (prev.hand_number !== next.hand_number) {  // the finished hand stays behind its summary
+          drawTable({ ...prev, hand: [], table_cards: [], trick: null, legal: [], auction: [], phase: "over" }, { animating: true, noTrick: true });
+        }
+        if (!(next.winner !== null && next.winner !== undefined)) await summary(next, next.last_hand, 12000);
+      } else if (!prev && next.last_hand) {
+        seenSummary = Math.max(seenSummary, next.last_hand.hand);
+      }
+      shown = next;
+      timerAt = performance.now();
+      drawTable(next, {});
+      if (next.winner !== null && next.winner !== undefined) gameOver(next);
+    }
+  } finally {
+    pumping = false;
+  }
+}
+
+async function gather(s, winner) {
+  const box = $("trick");
+  box.dataset.gather = place(s, winner);
+  await sleep(450);
+  delete box.dataset.gather;
+  box.replaceChildren();
+}
+
+// -- drawing the table ------------------------------------------------------------------
+function showLobby() {
+  $("table").hidden = true;
+  $("lobby").hidden = false;
+  document.body.classList.remove("at-table");
+  closeDialog();
+  send({ type: "lobby" });
+}
+
+function drawTrick(s, trick, arriving = -1) {
+  const box = $("trick");
+  box.dataset.players = s.players;
+  const cards = trick ? trick.cards : [];
+  box.replaceChildren(...cards.map((c, i) => {
+    const seat = (trick.leader + i) % s.players;
+    const face = cardFace(c);
+    face.classList.add("played", `at-${place(s, seat)}`);
+    if (seat === arriving && i === cards.length - 1) face.classList.add(`from-${place(s, seat)}`);
+    if (trick.winner === seat) face.classList.add("best");
+    return face;
+  }));
+  box.setAttribute("aria-label", cards.map((c, i) => `${nameOf(s, (trick.leader + i) % s.players)}: ${label(c)}`).join(", "));
+  if (arriving >= 0) requestAnimationFrame(() => requestAnimationFrame(() => {
+    for (const el of box.querySelectorAll("[class*=from-]")) el.className = el.className.replace(/\bfrom-\w+/, "");
+  }));
+}
+
+function drawTable(s, { animating = false, noTrick = false }) {
   $("lobby").hidden = true;
   $("table").hidden = false;
+  document.body.classList.add("at-table");
+  $("table").dataset.players = s.players;
+  $("table").dataset.phase = s.phase;
+  const waiting = s.phase === "waiting";
+  const over = s.winner !== null && s.winner !== undefined;
+  const decide = !animating && !over && s.seat >= 0 && s.turn === s.seat && s.phase !== "over";
+  // seats
+  for (const p of ["north", "west", "east", "south"]) { $(`seat-${p}`).replaceChildren(); $(`seat-${p}`).hidden = true; $(`seat-${p}`).className = "seat"; }
+  const lastCall = {};
+  for (const c of s.auction || []) lastCall[c.seat] = c.call;
+  s.seats.forEach((who, seat) => {
+    const el = $(`seat-${place(s, seat)}`);
+    el.hidden = false;
+    const name = document.createElement("div");
+    name.className = "name";
+    name.textContent = nameOf(s, seat) + (seat !== s.seat && s.players === 4 && s.seat >= 0 && seat % 2 === s.seat % 2 ? ` (${t("web_partner")})` : "");
+    el.append(name);
+    const tags = [];
+    if (s.bots && s.bots[seat]) tags.push(t(`bot_${s.bots[seat]}`));
+    if (seat === s.dealer) tags.push(t("web_dealer"));
+    if (s.taker === seat && s.phase !== "auction") tags.push(`★ ${t("web_taker")}`);
+    if (tags.length) { const x = document.createElement("div"); x.className = "tags"; x.textContent = tags.join(" · "); el.append(x); }
+    if ((s.away || []).includes(seat) || (s.stand_ins || []).includes(seat)) {
+      el.classList.add("away");
+      const x = document.createElement("div");
+      x.className = "away-note";
+      x.textContent = (s.stand_ins || []).includes(seat) ? t("web_bot_for", { name: seatName(s, seat) }) : t("web_dropped");
+      el.append(x);
+    }
+    if (!waiting && s.turn === seat && s.phase !== "over" && !over && !animating) {
+      el.classList.add("turn");
+      if (s.timer && s.turn_left !== undefined) {
+        const x = document.createElement("div");
+        x.className = "countdown";
+        x.dataset.left = s.turn_left;
+        el.append(x);
+      }
+    }
+    const said = [];
+    if (s.phase === "auction" && lastCall[seat]) said.push(callText(s, lastCall[seat]));
+    // announcements: said at trick 1, shown with their cards at trick 2, ✓ where they scored
+    const scored = (s.announcement_seats || []).includes(seat);
+    for (const a of s.announcements || []) if (a.seat === seat && (s.tricks || []).length <= 2) said.push(a.kind + (a.cards ? " " + a.cards.map(label).join(" ") : "") + (scored ? " ✓" : ""));
+    for (const [bs, word] of s.belote || []) if (bs === seat) said.push(word);
+    if (said.length) { const x = document.createElement("div"); x.className = "bubble"; x.textContent = said.join(" · "); el.append(x); }
+    if (s.table_cards && s.table_cards[seat] && s.table_cards[seat].length && seat !== s.seat) {
+      const x = document.createElement("div");
+      x.className = "up-cards";
+      x.append(...s.table_cards[seat].map(cardFace));
+      el.append(x);
+    }
+  });
+  tickCountdown();
+  // the trick area: the current trick, or the retourne at the auction
+  if (!animating) {
+    if (s.trick && s.trick.cards.length) drawTrick(s, s.trick);
+    else $("trick").replaceChildren();
+  } else if (noTrick) $("trick").replaceChildren();
+  const center = $("center-msg");
+  center.replaceChildren();
+  if (s.phase === "auction" && s.retourne && !animating) {
+    const x = cardFace(s.retourne);
+    x.classList.add("retourne");
+    const cap = document.createElement("div");
+    cap.textContent = t("web_retourne");
+    center.append(x, cap);
+  }
+  // waiting: invite, bots
+  $("waiting").hidden = !waiting;
+  $("invite").hidden = !(waiting && s.invite);
+  if (s.invite) $("invite-link").value = `${location.origin}/#table=${s.table}&invite=${s.invite}`;
+  $("fill").hidden = !(waiting && s.creator);
+  // the contract panel and the score
+  drawContract(s);
+  drawScore(s);
+  $("hint").hidden = !s.hints || waiting;
+  // status
+  let status = "";
+  if (waiting) status = t("web_waiting");
+  else if (s.seat < 0) status = t("web_spectating");
+  else if (decide) status = s.phase === "auction" ? t("web_your_turn_speak") : t("web_your_turn");
+  else if (!over && s.phase !== "over" && s.turn !== undefined && !animating)
+    status = (s.phase === "auction" ? t("web_speaks", { name: nameOf(s, s.turn) }) : t("web_turn_of", { name: nameOf(s, s.turn) }));
+  if (s.phase === "play" && s.trick && s.trick.winner !== null && s.trick.winner !== undefined && !animating)
+    status += (status ? " · " : "") + t("web_winning", { name: nameOf(s, s.trick.winner) });
+  $("status").textContent = status;
+  $("status").classList.toggle("mine", decide);
+  if (!animating) { $("error").textContent = $("error").textContent && decide ? $("error").textContent : ""; }
+  // bidding box and hand
+  drawBidbox(s, decide && s.phase === "auction");
+  drawHand(s, decide && s.phase === "play");
+  if (decide && soundOn() && !animating) beep(660);
+}
+
+function callText(s, call) {
+  if (call === "pass") return t("pass");
+  if (call === "take") return t("take");
+  if (call === "coinche") return s.scoring === "acorralada" ? t("web_contra") : t("coinche");
+  if (call === "surcoinche") return s.scoring === "acorralada" ? t("web_recontra") : t("surcoinche");
+  const m = call.match(/^(\d+|capot)(SA|TA|[SHDC])$/);
+  if (m) return `${m[1] === "capot" ? t("web_capot_bid") : m[1]} ${SYMBOL[m[2]]}`;
+  return SYMBOL[call] || call;
+}
+
+function drawContract(s) {
+  const box = $("contract");
+  const b = s.bid;
+  if (!b || s.phase === "waiting") {
+    box.textContent = s.phase === "auction" ? t("web_no_contract") : "";
+    box.hidden = !box.textContent;
+    return;
+  }
+  box.hidden = false;
+  const suit = `${t("web_trump")} ${SYMBOL[b.trump] || b.trump}`;
+  let text = b.value === null || b.value === undefined
+    ? t("web_took_by", { suit, name: nameOf(s, b.seat) })
+    : t("web_bid_by", { value: b.value === "capot" ? t("web_capot_bid") : b.value, suit: SYMBOL[b.trump] || b.trump, name: nameOf(s, b.seat) });
+  if (b.double === 2) text += " · " + (s.scoring === "acorralada" ? t("web_contrad") : t("web_coinched"));
+  if (b.double > 2) text += " · " + (s.scoring === "acorralada" ? t("web_recontrad", { n: b.double }) : t("web_surcoinched", { n: b.double }));
+  box.replaceChildren(Object.assign(document.createElement("b"), { textContent: t("web_contract") + " " }), text);
+  box.classList.toggle("red", "HD".includes(b.trump));
+}
+
+function drawScore(s) {
+  const box = $("score");
+  if (!s.totals) { box.hidden = true; return; }
+  box.hidden = false;
+  const sides = s.totals.map((v, i) => `${sideName(s, i)} ${v}`);
+  box.textContent = sides.join(" · ") + ` — ${t("web_score_to", { target: s.target })}` + (s.reserve ? ` · ${t("web_reserve")} ${s.reserve}` : "");
+  box.onclick = () => sheet(s);
+}
+
+// -- the auction: a bidding box ---------------------------------------------------------
+let stepValue = null;
+function drawBidbox(s, mine) {
+  const box = $("bidbox");
+  box.hidden = !mine;
+  if (!mine) { box.replaceChildren(); return; }
+  const legal = s.legal || [];
+  const parts = [];
+  const hinted = hintFor && hintFor.table === s.table && hintFor.turnKey === turnKey(s) ? hintFor.best : null;
+  const btn = (text, action, cls = "") => {
+    const b = button(text, () => act(action));
+    b.className = cls;
+    b.dataset.call = action;
+    if (action === hinted) b.classList.add("hinted");
+    return b;
+  };
+  const bids = legal.map((c) => c.match(/^(\d+|capot)(SA|TA|[SHDC])$/)).filter(Boolean);
+  if (bids.length) {
+    const values = [...new Set(bids.map((m) => m[1]))].sort((a, b) => (a === "capot") - (b === "capot") || Number(a) - Number(b));
+    if (!values.includes(stepValue)) stepValue = values[0];
+    const stepper = document.createElement("div");
+    stepper.className = "stepper";
+    const idx = values.indexOf(stepValue);
+    const down = button("−", () => { stepValue = values[Math.max(0, idx - 1)]; drawBidbox(s, true); });
+    down.setAttribute("aria-label", "−10");
+    down.disabled = idx <= 0;
+    const up = button("+", () => { stepValue = values[Math.min(values.length - 1, idx + 1)]; drawBidbox(s, true); });
+    up.setAttribute("aria-label", "+10");
+    up.disabled = idx >= values.length - 1;
+    const val = document.createElement("output");
+    val.id = "bid-value";
+    val.textContent = stepValue === "capot" ? t("web_capot_bid") : stepValue;
+    stepper.append(down, val, up);
+    const suits = document.createElement("div");
+    suits.className = "suits";
+    for (const m of bids.filter((x) => x[1] === stepValue)) {
+      const b = btn(SYMBOL[m[2]], m[0], "suit");
+      b.setAttribute("aria-label", `${t("web_bid")} ${callText(s, m[0])}`);
+      if (m[2] === "SA" || m[2] === "TA") b.title = t(m[2] === "SA" ? "web_no_trumps" : "web_all_trumps");
+      if ("HD".includes(m[2])) b.classList.add("red");
+      suits.append(b);
+    }
+    parts.push(stepper, suits);
+  }
+  const others = document.createElement("div");
+  others.className = "calls";
+  for (const c of legal) {
+    if (c.match(/^(\d+|capot)(SA|TA|[SHDC])$/)) continue;
+    let text = callText(s, c);
+    if (c === "take" && s.retourne) text = t("web_take_suit", { suit: SYMBOL[suitOf(s.retourne)] });
+    else if (SUITS.includes(c) || c === "SA" || c === "TA") text = t("web_take_suit", { suit: SYMBOL[c] });
+    others.append(btn(text, c, c === "pass" ? "pass" : c === "coinche" || c === "surcoinche" ? "double" : "suit"));
+  }
+  parts.splice(1, 0, others);  // the stepper, pass and coinche on one row; the suits below
+  box.replaceChildren(...parts);
+}
+
+// -- the hand ---------------------------------------------------------------------------
+const turnKey = (s) => `${s.hand_number}:${(s.calls || []).length}:${cardsSoFar(s).length}`;
+function drawHand(s, mine) {
+  const legal = new Set(mine ? s.legal || [] : []);
+  const trump = trumpOf(s);
+  const hinted = hintFor && hintFor.table === s.table && hintFor.turnKey === turnKey(s) ? hintFor.best : null;
+  const own = (s.table_cards && s.seat >= 0 && s.table_cards[s.seat]) || [];
+  // découverte: the hand holds the face-up cards too; they go on a row of their own
+  const cards = sortHand((s.hand || []).filter((c) => !own.includes(c)), trump).concat(sortHand(own, trump));
+  $("hand").dataset.count = cards.length;
+  const hidden = cards.length - own.length;
+  $("hand").replaceChildren(...cards.flatMap((card, i) => {
+    const row = own.length && i === hidden ? [Object.assign(document.createElement("div"), { className: "row-break" })] : [];
+    const b = document.createElement("button");
+    b.className = "hand-card";
+    b.append(cardFace(card));
+    b.dataset.card = card;
+    b.setAttribute("aria-label", label(card) + (legal.has(card) ? "" : ""));
+    b.title = `${i + 1}`;
+    if (own.includes(card)) b.classList.add("face-up");
+    b.disabled = !mine;  // never faded: disabled cards look the same (see style.css)
+    if (legal.has(card)) b.classList.add("legal");
+    if (card === hinted) b.classList.add("hinted");
+    b.onclick = () => act(card);
+    return [...row, b];
+  }));
+}
+
+function act(action) {
+  if (pumping || queue.length) return;  // the table is still showing what came before
   $("error").textContent = "";
   $("hint-text").textContent = "";
-  const yourTurn = s.turn === s.seat && s.seat >= 0;
-  const over = s.winner !== null && s.winner !== undefined;
-  $("status").textContent = s.phase === "waiting" ? t("waiting") :
-    `${s.preset} · ${t("totals")} ${s.totals.join(" – ")}` +
-    (s.reserve ? ` · ${t("reserve")} ${s.reserve}` : "") +
-    (s.contract ? ` · ${t("trump")} ${SYMBOL[s.contract] || s.contract}` : "") +
-    (over ? ` · ${t("team")} ${s.winner} ${t("wins")}` : yourTurn ? ` · ${t("yourTurn")}` : "");
-  for (const p of PLACES) $(`seat-${p}`).textContent = "";
-  s.seats.forEach((who, seat) => {
-    const bits = [who || "(free)"];
-    if (seat === s.dealer) bits.push(t("deals"));
-    if (seat === s.taker) bits.push(`★ ${t("took")}`);
-    if (seat === s.turn) bits.push("◀");
-    const calls = (s.calls || []).filter((_, i) => (s.dealer + 1 + i) % s.seats.length === seat);
-    if (s.phase === "auction" && calls.length) bits.push(calls[calls.length - 1]);
-    for (const a of s.announcements || []) if (a.seat === seat) bits.push(a.kind);
-    for (const [bs, word] of s.belote || []) if (bs === seat) bits.push(word);
-    $(`seat-${place(seat)}`).textContent = bits.join(" · ");
+  send({ type: "act", table: tableId, action });
+}
+
+// -- the turn timer -------------------------------------------------------------------------
+function tickCountdown() {
+  for (const el of document.querySelectorAll(".countdown")) {
+    const left = Math.max(0, Number(el.dataset.left) - (performance.now() - timerAt) / 1000);
+    el.textContent = `⏱ ${t("web_seconds", { n: Math.ceil(left) })}`;
+    el.classList.toggle("late", left < 10);
+  }
+}
+setInterval(tickCountdown, 500);
+
+// -- overlays: hand summary, game over, last trick, sheet -------------------------------------
+let closeResolve = null;
+function openDialog(children, label) {
+  $("dialog").replaceChildren(...children);
+  $("dialog").setAttribute("aria-label", label);
+  $("overlay").hidden = false;
+  const focus = $("dialog").querySelector("button");
+  if (focus) focus.focus();
+}
+function closeDialog() {
+  $("overlay").hidden = true;
+  $("dialog").replaceChildren();
+  if (closeResolve) { const r = closeResolve; closeResolve = null; r(); }
+}
+$("overlay").onclick = (e) => { if (e.target === $("overlay")) closeDialog(); };
+
+function summaryRows(s, h) {
+  const table = document.createElement("table");
+  table.className = "summary";
+  const n = h.scored.length;
+  const row = (head, cells, cls = "") => {
+    const tr = document.createElement("tr");
+    if (cls) tr.className = cls;
+    tr.append(Object.assign(document.createElement("th"), { textContent: head }),
+      ...cells.map((c) => Object.assign(document.createElement("td"), { textContent: c })));
+    table.append(tr);
+  };
+  row("", [...Array(n).keys()].map((i) => sideName(s, i)), "head");
+  if (!h.void) {
+    const der = h.dix_de_der === null || h.dix_de_der === undefined ? -1 : sideOf(s, h.dix_de_der);
+    const cp = h.card_points || [];
+    if (cp.length === n) row(t("web_card_points"), cp.map(String));
+    row(t("web_dix_de_der"), [...Array(n).keys()].map((i) => (i === der ? "✓ (10)" : "")));  // within the card points
+    if ((h.announcement_points || []).some(Boolean)) row(t("web_announcements"), h.announcement_points.map((x) => (x ? String(x) : "")));
+    if ((h.belote_points || []).some(Boolean)) row(t("web_belote"), h.belote_points.map((x) => (x ? String(x) : "")));
+    if (h.capot !== null && h.capot !== undefined) row(t("web_capot"), [...Array(n).keys()].map((i) => (i === h.capot ? "✓" : "")));
+  }
+  row(t("web_scored"), h.scored.map(String), "total");
+  return table;
+}
+
+function summary(s, h, timeout) {
+  summaryShown = h;
+  const title = document.createElement("h2");
+  title.textContent = t("web_summary", { n: h.hand });
+  const outcome = document.createElement("p");
+  outcome.className = `outcome ${h.outcome}`;
+  outcome.id = "outcome";
+  const contract = h.contract ? ` — ${h.contract.value ? (h.contract.value === "capot" ? t("web_capot_bid") : h.contract.value) + " " : ""}${SYMBOL[h.contract.trump] || h.contract.trump}${h.contract.double > 1 ? " ×" + h.contract.double : ""}, ${nameOf(s, h.contract.seat)}` : "";
+  outcome.textContent = h.void ? t("web_void") : t(`web_${h.outcome}`) + contract;
+  const parts = [title, outcome];
+  if (!h.void) parts.push(summaryRows(s, h));
+  if (h.reserve) parts.push(Object.assign(document.createElement("p"), { textContent: `${t("web_reserve")}: ${h.reserve}` }));
+  const anns = (h.announcements || []).filter((a) => a.cards);
+  if (anns.length) parts.push(Object.assign(document.createElement("p"), { textContent: anns.map((a) => `${nameOf(s, a.seat)}: ${a.kind} ${a.cards.map(label).join(" ")}`).join(" · ") }));
+  const go = button(t("web_continue"), closeDialog);
+  go.id = "continue";
+  go.className = "primary";
+  parts.push(go);
+  openDialog(parts, title.textContent);
+  $("dialog").dataset.kind = "summary";
+  return new Promise((resolve) => {
+    closeResolve = resolve;
+    setTimeout(() => { if (closeResolve === resolve) closeDialog(); }, timeout);
   });
-  const trick = holdTrick || s.trick;
-  const box = $("trick");
-  if (trick && trick.cards.length) {
-    // Each card as drawn in the chosen deck, with who played it; the words for screen readers.
-    box.setAttribute("aria-label", trick.cards.map((c, i) =>
-      `${place((trick.leader + i) % s.seats.length)}: ${label(c)}`).join(", "));
-    box.replaceChildren(...trick.cards.map((c, i) => {
+}
+
+function gameOver(s) {
+  const mine = s.seat >= 0 ? sideOf(s, s.seat) : null;
+  const title = document.createElement("h2");
+  title.id = "game-result";
+  title.textContent = mine === null ? t("web_game_won_by", { name: sideName(s, s.winner) })
+    : s.winner === mine ? t("web_you_won") : t("web_you_lost");
+  const totals = Object.assign(document.createElement("p"), { textContent: s.totals.map((v, i) => `${sideName(s, i)} ${v}`).join(" · ") });
+  const parts = [title, totals];
+  if (s.last_hand) parts.push(summaryRows(s, s.last_hand));
+  const buttons = document.createElement("p");
+  if (s.seat >= 0) {
+    const again = button(t("web_rematch"), () => rematch(s));
+    again.id = "rematch";
+    again.className = "primary";
+    buttons.append(again, " ");
+  }
+  const back = button(t("web_back_lobby"), () => leave());
+  back.id = "back-lobby";
+  buttons.append(back);
+  parts.push(buttons);
+  openDialog(parts, title.textContent);
+  $("dialog").dataset.kind = "over";
+}
+
+let pendingRematch = false;
+function rematch(s) {
+  closeDialog();
+  pendingRematch = true;  // the new table's state is followed (see receive)
+  send({ type: "rematch", table: s.table });
+}
+
+function leave() {
+  const s = shown;
+  const playing = s && s.seat >= 0 && s.phase !== "waiting" && (s.winner === null || s.winner === undefined);
+  if (playing && !confirm(t("web_leave_confirm"))) return;  // a bot takes the seat for good
+  closeDialog();
+  if (tableId) send({ type: "leave", table: tableId });
+  else showLobby();
+}
+
+function lastTrick() {
+  if (!$("overlay").hidden && $("dialog").dataset.kind === "last") { closeDialog(); return; }
+  const s = shown;
+  if (!s) return;
+  let tricks = s.tricks || [];
+  if (!tricks.length && s.last_hand) tricks = s.last_hand.tricks;  // after the hand too
+  const last = tricks[tricks.length - 1];
+  const title = Object.assign(document.createElement("h2"), { textContent: t("web_last_trick") });
+  const parts = [title];
+  if (!last) parts.push(Object.assign(document.createElement("p"), { id: "last", textContent: t("web_no_trick") }));
+  else {
+    const list = document.createElement("div");
+    list.id = "last";
+    list.className = "last-trick";
+    list.append(...last.cards.map((c, i) => {
       const fig = document.createElement("figure");
-      fig.className = "played";
-      if ("HD".includes(c.slice(-1))) fig.classList.add("red");
-      const caption = document.createElement("figcaption");
-      caption.textContent = place((trick.leader + i) % s.seats.length);
-      fig.append(cardFace(c), caption);
+      const cap = document.createElement("figcaption");
+      cap.textContent = nameOf(s, (last.leader + i) % s.players);
+      fig.append(cardFace(c), cap);
       return fig;
     }));
-  } else {
-    box.removeAttribute("aria-label");
-    box.textContent = s.retourne && s.phase === "auction" ? `${t("retourne")} ${label(s.retourne)}` : "";
+    parts.push(list, Object.assign(document.createElement("p"), { textContent: t("web_won_by", { name: nameOf(s, last.winner) }) }));
   }
-  const legal = new Set(s.legal || []);
-  $("calls").replaceChildren(...(s.phase === "auction" && yourTurn ? s.legal : [])
-    .map((call) => button(["pass", "take"].includes(call) ? t(call) : call, () => act(call))));
-  $("hand").replaceChildren(...(s.hand || []).map((card, i) => {
-    const b = button("", () => act(card));
-    b.append(cardFace(card));
-    b.setAttribute("aria-label", label(card));
-    b.title = `key ${i + 1}`;
-    if ("HD".includes(card.slice(-1))) b.classList.add("red");
-    // Not-legal cards stay clickable: the server's refusal explains why.
-    b.disabled = !(s.phase === "play" && yourTurn);
-    if (!legal.has(card)) b.classList.add("illegal");
-    b.dataset.card = card;
-    return b;
-  }));
-  $("scores").textContent = (s.scores || []).map((x, i) => `${t("hand")} ${i + 1}: ${x.join(" – ")}`)
-    .join(" · ");
+  parts.push(button("✕", closeDialog));
+  openDialog(parts, title.textContent);
+  $("dialog").dataset.kind = "last";
 }
 
-function act(action) { send({ type: "act", table: tableId, action }); }
-
-// The last trick of the hand, on demand (button or "l"), until the next one is played.
-function toggleLastTrick() {
-  const box = $("last");
-  if (!box.hidden) { box.hidden = true; return; }
-  const tricks = (state && state.tricks) || [];
-  const last = tricks[tricks.length - 1];
-  box.textContent = last ? last.cards.map((c, i) =>
-    `${place((last.leader + i) % state.seats.length)}: ${label(c)}`).join("   ") +
-    ` · ${t("wonBy")} ${place(last.winner)}` : t("noTrick");
-  box.hidden = false;
+function sheet(s) {
+  const title = Object.assign(document.createElement("h2"), { textContent: t("web_sheet") });
+  const table = document.createElement("table");
+  table.className = "summary";
+  const n = s.totals.length;
+  const head = document.createElement("tr");
+  head.append(Object.assign(document.createElement("th"), { textContent: "#" }), ...[...Array(n).keys()].map((i) => Object.assign(document.createElement("th"), { textContent: sideName(s, i) })));
+  table.append(head);
+  (s.sheet || []).forEach((h, i) => {
+    const tr = document.createElement("tr");
+    tr.append(Object.assign(document.createElement("td"), { textContent: `${i + 1} ${h.outcome === "made" ? "" : t(`web_${h.outcome}`)}` }), ...h.scored.map((x) => Object.assign(document.createElement("td"), { textContent: x })));
+    table.append(tr);
+  });
+  const total = document.createElement("tr");
+  total.className = "total";
+  total.append(Object.assign(document.createElement("th"), { textContent: t("web_totals") }), ...s.totals.map((x) => Object.assign(document.createElement("td"), { textContent: x })));
+  table.append(total);
+  openDialog([title, Object.assign(document.createElement("p"), { textContent: t("web_score_to", { target: s.target }) }), table, button("✕", closeDialog)], title.textContent);
+  $("dialog").dataset.kind = "sheet";
 }
 
-function button(text, onclick) {
-  const b = document.createElement("button");
-  b.textContent = text;
-  b.onclick = onclick;
-  return b;
+// -- hints ------------------------------------------------------------------------------------
+function showHint(m) {
+  const s = shown;
+  if (!s || !m.actions.length) return;
+  const [best, second] = m.actions;
+  hintFor = { table: s.table, turnKey: turnKey(s), best: best.action };
+  const name = (a) => (a.length <= 3 && /[SHDC]$/.test(a) && !/^\d+[SHDC]$/.test(a) || /^10[SHDC]$/.test(a) ? label(a) : callText(s, a));
+  const kind = { "% made": "made", "expected points": "points", "expected score": "score", strength: "strength" }[m.measure] || "score";
+  const why = t(`web_hint_${kind}`, { action: name(best.action), value: best.value });
+  $("hint-text").textContent = second ? `${why} · ${t("web_hint_next", { other: name(second.action), second: second.value })}` : why;
+  drawBidbox(s, s.phase === "auction" && s.turn === s.seat);
+  drawHand(s, s.phase === "play" && s.turn === s.seat);
 }
 
-document.addEventListener("keydown", (event) => {
-  if (!state || event.target.tagName === "INPUT") return;
-  const n = Number(event.key);
-  if (n >= 1 && n <= (state.hand || []).length && state.phase === "play") act(state.hand[n - 1]);
-  else if (event.key === "h") send({ type: "hint", table: tableId });
-  else if (event.key === "l") toggleLastTrick();
-});
-$("guest").onclick = async () => {
-  const res = await fetch("/api/guest", { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ nickname: $("nickname").value }) });
-  if (!res.ok) { $("signin-error").textContent = (await res.json()).error; return; }
-  signedIn();
+// -- talk ---------------------------------------------------------------------------------------
+const PHRASES = ["well_played", "your_turn", "thanks", "sorry", "hello", "good_game", "hurry"];
+function chatLine(m) {
+  if (muted.has(m.name)) return;
+  const li = document.createElement("li");
+  const who = button(m.name, () => toggleMute(m.name));
+  who.className = "who";
+  who.title = t("web_mute", { name: m.name });
+  li.append(who, " ", m.phrase ? t(`phrase_${m.phrase}`) : m.text);
+  $("chat-log").append(li);
+  while ($("chat-log").children.length > 50) $("chat-log").firstChild.remove();
+  $("chat-log").scrollTop = $("chat-log").scrollHeight;
+  if (shown && m.seat >= 0) {  // said on the table, beside the seat
+    const el = $(`seat-${place(shown, m.seat)}`);
+    const x = Object.assign(document.createElement("div"), { className: "said", textContent: m.phrase ? t(`phrase_${m.phrase}`) : m.text });
+    el.append(x);
+    setTimeout(() => x.remove(), 4000);
+  }
+}
+function toggleMute(name) {
+  if (muted.has(name)) muted.delete(name); else muted.add(name);
+  localStorage.setItem("rebelote-muted", JSON.stringify([...muted]));
+  for (const li of [...$("chat-log").children]) if (li.querySelector(".who").textContent === name) li.remove();
+}
+$("chat-form").onsubmit = (e) => {
+  e.preventDefault();
+  const text = $("chat-text").value.trim().slice(0, 140);
+  if (text) send({ type: "chat", table: tableId, text });
+  $("chat-text").value = "";
 };
+$("chat-toggle").onclick = () => { $("chat").hidden = !$("chat").hidden; };
+
+// -- sounds (off by default) ------------------------------------------------------------------
+const soundOn = () => $("sound").checked;
+let audio = null;
+function beep(freq) {
+  try {
+    audio = audio || new AudioContext();
+    const o = audio.createOscillator();
+    const g = audio.createGain();
+    o.frequency.value = freq;
+    g.gain.value = 0.04;
+    o.connect(g).connect(audio.destination);
+    o.start();
+    o.stop(audio.currentTime + 0.06);
+  } catch { /* no audio: silent */ }
+}
+
+// -- the lobby ----------------------------------------------------------------------------------
+function presetName(p) { return t(`preset_${p}`); }
+function renderLobby() {
+  if (!lobbyData) return;
+  const filter = $("filter-preset").value;
+  const freeOnly = $("filter-free").checked;
+  const entry = (tb, mine) => {
+    const li = document.createElement("li");
+    li.dataset.table = tb.table;
+    const head = document.createElement("div");
+    head.className = "what";
+    const changed = Object.entries(tb.rules || {}).map(([k, v]) => `${has("opt_" + k) ? t("opt_" + k) : k}: ${valueText(v)}`);
+    head.textContent = `${presetName(tb.preset)} · ${tb.target}` + (changed.length ? ` (${changed.join(", ")})` : "");
+    const who = document.createElement("div");
+    who.className = "who";
+    who.textContent = tb.seats.map((x) => (x ? (x.startsWith("bot:") ? t(`bot_${x.slice(4)}`) : x) : "—")).join(", ") + " · " +
+      (tb.status === "waiting" ? t("web_status_waiting") : tb.status === "playing" ? t("web_status_playing", { n: tb.hand }) : t("web_status_over"));
+    const actions = document.createElement("div");
+    actions.className = "actions";
+    if (mine) {
+      actions.append(button(t("web_resume"), () => { tableId = tb.table; invite = null; send({ type: "sync", table: tb.table }); }));
+      const out = button(t("web_leave"), () => send({ type: "leave", table: tb.table }));
+      actions.append(out);
+    } else {
+      for (const seat of tb.free) {
+        const mate = tb.players === 4 ? tb.seats[(seat + 2) % 4] : null;  // who you would play with
+        const with_ = mate && !mate.startsWith("bot:") ? ` (${t("web_partner_of", { name: mate })})` : "";
+        const b = button(`${t("web_join")} · ${t("web_seat_n", { n: seat + 1 })}${with_}`, () => { tableId = tb.table; send({ type: "join", table: tb.table, seat }); });
+        b.className = "join";
+        actions.append(b);
+      }
+      actions.append(button(t("web_watch"), () => { tableId = tb.table; send({ type: "watch", table: tb.table }); }));
+    }
+    li.append(head, who, actions);
+    return li;
+  };
+  const mine = lobbyData.mine || [];
+  $("mine-panel").hidden = !mine.length;
+  $("mine").replaceChildren(...mine.map((tb) => entry(tb, true)));
+  const mineIds = new Set(mine.map((x) => x.table));
+  const open = lobbyData.tables.filter((tb) => !mineIds.has(tb.table) && (!filter || tb.preset === filter) && (!freeOnly || tb.free.length));
+  $("tables").replaceChildren(...(open.length ? open.map((tb) => entry(tb, false))
+    : [Object.assign(document.createElement("li"), { className: "empty", textContent: t("web_no_tables") })]));
+}
+$("filter-preset").onchange = renderLobby;
+$("filter-free").onchange = renderLobby;
+
 // "More rules": every rule option of the chosen preset, each preset's values first.
-let ruleCatalog = null;
 async function loadRuleOptions() {
-  ruleCatalog = await (await fetch("/api/rules")).json();
-  const box = $("rule-options");
-  box.replaceChildren(...ruleCatalog.options.filter((o) => o.name !== "target").map((o) => {
+  ruleCatalog = ruleCatalog || await (await fetch("/api/rules")).json();
+  const chosen = $("preset").value || "classic";
+  $("preset").replaceChildren(...Object.keys(ruleCatalog.presets).map((p) => Object.assign(document.createElement("option"), { value: p, textContent: presetName(p) })));
+  $("preset").value = chosen;
+  const filter = $("filter-preset").value;
+  $("filter-preset").replaceChildren(Object.assign(document.createElement("option"), { value: "", textContent: t("web_all_presets") }),
+    ...Object.keys(ruleCatalog.presets).map((p) => Object.assign(document.createElement("option"), { value: p, textContent: presetName(p) })));
+  $("filter-preset").value = filter;
+  const level = $("level").value || "heuristic";
+  $("level").replaceChildren(...["heuristic", "expert", "random"].map((l) => Object.assign(document.createElement("option"), { value: l, textContent: t(`bot_${l}`) })));
+  $("level").value = level;
+  $("rule-options").replaceChildren(...ruleCatalog.options.filter((o) => !["target", "players"].includes(o.name)).map((o) => {
     const lab = document.createElement("label");
     lab.title = o.doc;
     lab.className = "rule-option";
-    const input = o.values
-      ? document.createElement("select")
+    const input = o.values ? document.createElement("select")
       : Object.assign(document.createElement("input"), { type: "number", min: o.minimum });
     input.dataset.option = o.name;
-    if (o.values) {
-      o.values.forEach((v, i) => {
-        const opt = document.createElement("option");
-        opt.value = String(i);
-        opt.textContent = String(v);
-        input.append(opt);
-      });
-    }
-    lab.append(o.name.replaceAll("_", " "), " ", input);
+    if (o.values) o.values.forEach((v, i) => input.append(Object.assign(document.createElement("option"), { value: String(i), textContent: valueText(v) })));
+    lab.append(has(`opt_${o.name}`) ? t(`opt_${o.name}`) : o.name, " ", input);
     return lab;
   }));
   showPresetRules();
@@ -264,7 +807,7 @@ function showPresetRules() {
   for (const input of document.querySelectorAll("[data-option]")) {
     const o = ruleCatalog.options.find((x) => x.name === input.dataset.option);
     const value = preset[o.name];
-    input.value = o.values ? String(o.values.findIndex((v) => v === value)) : String(value);
+    input.value = o.values ? String(o.values.findIndex((v) => v === value)) : String(value ?? "");
   }
 }
 function chosenRules() {
@@ -273,34 +816,90 @@ function chosenRules() {
   if (!preset) return rules;
   for (const input of document.querySelectorAll("[data-option]")) {
     const o = ruleCatalog.options.find((x) => x.name === input.dataset.option);
+    if (!o.values && input.value === "") continue;
     const value = o.values ? o.values[Number(input.value)] : Number(input.value);
     if (value !== preset[o.name]) rules[o.name] = value;
   }
   return rules;
 }
 $("preset").onchange = showPresetRules;
-loadRuleOptions();
 $("create").onclick = () => {
   const options = { private: $("private").checked, rules: chosenRules() };
   if ($("target").value) options.target = Number($("target").value);
   if ($("timer").value) options.timer = Number($("timer").value);
+  seenSummary = 0;
+  shown = null;
   send({ type: "create", preset: $("preset").value, options });
 };
-$("fill").onclick = () => send({ type: "bots", table: tableId, level: $("level").value });
+
+// -- wiring -------------------------------------------------------------------------------------
+function button(text, onclick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  b.onclick = onclick;
+  return b;
+}
+$("fill").onclick = () => send({ type: "bots", table: tableId, level: $("level").value || "heuristic" });
+$("copy").onclick = () => { $("invite-link").select(); navigator.clipboard?.writeText($("invite-link").value).catch(() => {}); };
 $("hint").onclick = () => send({ type: "hint", table: tableId });
-$("last-trick").onclick = toggleLastTrick;
-$("lang").value = lang;
-$("lang").onchange = () => {
-  lang = $("lang").value;
-  localStorage.setItem("rebelote-lang", lang);
-  translatePage();
-  if (state) render(state);
+$("last-trick").onclick = lastTrick;
+$("leave").onclick = leave;
+$("phrases").replaceChildren(...PHRASES.map((p) => {
+  const b = button("", () => send({ type: "chat", table: tableId, phrase: p }));
+  b.dataset.t = `phrase_${p}`;
+  return b;
+}));
+document.addEventListener("keydown", (event) => {
+  if (!shown || ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  if (event.key === "Escape") { closeDialog(); return; }
+  const n = Number(event.key);
+  const cards = [...document.querySelectorAll("#hand button")];
+  if (n >= 1 && n <= cards.length && shown.phase === "play") cards[n - 1].click();
+  else if (event.key === "h" && !$("hint").hidden) send({ type: "hint", table: tableId });
+  else if (event.key === "l") lastTrick();
+  else if (event.key === "p" && shown.phase === "auction") { const p = document.querySelector("#bidbox [data-call=pass]"); if (p) p.click(); }
+  else if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    const i = cards.indexOf(document.activeElement);
+    const j = Math.max(0, Math.min(cards.length - 1, i + (event.key === "ArrowLeft" ? -1 : 1)));
+    if (cards[j]) { cards[j].disabled = false; cards[j].focus(); }
+  }
+});
+$("lang").onchange = async () => {
+  await loadTexts($("lang").value);
+  await loadRuleOptions();
+  renderLobby();
+  if (shown) drawTable(shown, {});
 };
-translatePage();
-$("deck").value = deck;
-$("deck").onchange = () => {
-  deck = $("deck").value;
-  localStorage.setItem("rebelote-deck", deck);
-  if (state) render(state);
+$("deck").onchange = () => { deck = $("deck").value; localStorage.setItem("rebelote-deck", deck); if (shown) drawTable(shown, {}); };
+$("pace").onchange = () => { pace = Number($("pace").value); localStorage.setItem("rebelote-pace", String(pace)); };
+$("guest").onclick = async () => {
+  const res = await fetch("/api/guest", { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ nickname: $("nickname").value }) });
+  if (!res.ok) { $("signin-error").textContent = (await res.json()).error; return; }
+  start();
 };
-signedIn();
+
+async function start() {
+  const res = await fetch("/api/session");
+  me = res.ok ? await res.json() : { player: null };
+  if (!me.player) { $("signin").hidden = false; return; }
+  $("who").textContent = me.nickname;
+  $("signin").hidden = true;
+  if (!tableId) $("lobby").hidden = false;
+  connect();
+  // the card pictures, fetched once (cached a week) while the lobby shows
+  setTimeout(() => fetch("/static/cards/svg-cards.svg").catch(() => {}), tableId ? 0 : 300);
+}
+
+(async () => {
+  $("lang").value = lang;
+  $("deck").value = deck;
+  $("pace").value = String(pace);
+  if (!$("pace").value) $("pace").value = "700";
+  $("sound").checked = localStorage.getItem("rebelote-sound") === "1";
+  $("sound").onchange = () => localStorage.setItem("rebelote-sound", $("sound").checked ? "1" : "0");
+  await loadTexts();
+  loadRuleOptions();
+  start();
+})();

@@ -1,6 +1,7 @@
-"use strict";
 // The page only renders what the server's calculator (the code of `rebelote score`)
 // computes from the hands entered.
+import { loadTexts, t, lang } from "./texts.js";
+
 const $ = (id) => document.getElementById(id);
 const hands = JSON.parse(localStorage.getItem("rebelote-sheet") || "[]");
 
@@ -27,7 +28,7 @@ async function compute(list) {
 function render(report) {
   $("sheet").tBodies[0].replaceChildren(...report.hands.map((h, i) => {
     const tr = document.createElement("tr");
-    for (const cell of [i + 1, h.outcome, h.scored[0], h.scored[1], h.totals[0], h.totals[1],
+    for (const cell of [i + 1, h.outcome === "litige" ? t("web_litige") : t(h.outcome), h.scored[0], h.scored[1], h.totals[0], h.totals[1],
                         h.reserve || ""]) {
       const td = document.createElement("td");
       td.textContent = cell;
@@ -36,12 +37,13 @@ function render(report) {
     return tr;
   }));
   $("winner").textContent = report.winner === null ? "" :
-    (report.winner === 0 ? "We win the game!" : "They win the game.");
+    (report.winner === 0 ? t("calc_we_win") : t("calc_they_win"));
 }
 
 async function refresh(list) {
   try {
-    render(await compute(list));
+    last = await compute(list);
+    render(last);
     $("error").textContent = "";
     return true;
   } catch (err) {
@@ -61,6 +63,18 @@ $("hand").onsubmit = async (event) => {
 $("undo").onclick = () => {
   hands.pop();
   localStorage.setItem("rebelote-sheet", JSON.stringify(hands));
+  let last = null;
+$("lang").onchange = async () => { await loadTexts($("lang").value); if (last) render(last); };
+(async () => {
+  await loadTexts();
+  $("lang").value = lang;
   refresh(hands);
+})();
 };
-refresh(hands);
+let last = null;
+$("lang").onchange = async () => { await loadTexts($("lang").value); if (last) render(last); };
+(async () => {
+  await loadTexts();
+  $("lang").value = lang;
+  refresh(hands);
+})();

@@ -1,50 +1,69 @@
-"use strict";
-// Steps through the finished hands the server sends (/api/tables/{id}/history).
+// Steps through the finished hands (/api/tables/{id}/history) on the table's own drawing:
+// each seat's cards left, the trick in the middle, the players' names.
+import { loadTexts, t, lang } from "./texts.js";
+import { cardFace, label } from "./cards.js";
+
 const $ = (id) => document.getElementById(id);
-const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣", SA: "SA", TA: "TA" };
 const table = new URLSearchParams(location.search).get("table");
+const deck = localStorage.getItem("rebelote-deck") || "pictures";
 let data = null;
 let handNo = 0;
 let step = 0;  // tricks shown
 
-const label = (c) => c.slice(0, -1) + (SYMBOL[c.slice(-1)] || c.slice(-1));
+function place(n, seat) {  // seat 0 at the bottom, the play turning the table's way
+  const ccw = data.direction !== "clockwise";
+  if (n === 2) return ["south", "north"][seat];
+  if (n === 3) return (ccw ? ["south", "east", "west"] : ["south", "west", "east"])[seat];
+  return (ccw ? ["south", "east", "north", "west"] : ["south", "west", "north", "east"])[seat];
+}
+const nameOf = (seat) => { const x = data.seats[seat]; return x && x.startsWith("bot:") ? t(`bot_${x.slice(4)}`) : x || "—"; };
 
 function render() {
   const hand = data.hands[handNo];
+  const n = hand.cards.length;
   const shown = hand.tricks.slice(0, step);
-  const gone = new Set(shown.flatMap((t) => t.cards));
-  $("where").textContent = `${step} / ${hand.tricks.length} tricks`;
-  $("deal").replaceChildren(...hand.cards.map((cards, seat) => {
-    const p = document.createElement("p");
-    p.textContent = `${data.seats[seat]}${seat === hand.taker ? " ★" : ""}: ` +
-      cards.filter((c) => !gone.has(c)).map(label).join(" ");
-    return p;
-  }));
-  $("played").replaceChildren(...shown.map((t, i) => {
-    const p = document.createElement("p");
-    p.textContent = `trick ${i + 1}: ` + t.cards.map(label).join(" ") +
-      ` → ${data.seats[t.winner]}`;
-    return p;
-  }));
+  const gone = new Set(shown.flatMap((tr) => tr.cards));
+  $("where").textContent = t("web_tricks_shown", { n: step, total: hand.tricks.length });
+  for (const p of ["north", "west", "east", "south"]) { $(`seat-${p}`).hidden = true; $(`seat-${p}`).replaceChildren(); }
+  hand.cards.forEach((cards, seat) => {
+    const el = $(`seat-${place(n, seat)}`);
+    el.hidden = false;
+    const name = Object.assign(document.createElement("div"), { className: "name", textContent: nameOf(seat) + (seat === hand.taker ? " ★" : "") });
+    const row = Object.assign(document.createElement("div"), { className: "up-cards" });
+    row.append(...cards.filter((c) => !gone.has(c)).map((c) => cardFace(c, deck)));
+    el.append(name, row);
+  });
+  const box = $("trick");
+  const last = shown[shown.length - 1];
+  box.dataset.players = n;
+  box.replaceChildren(...(last ? last.cards.map((c, i) => {
+    const face = cardFace(c, deck);
+    const seat = (last.leader + i) % n;
+    face.classList.add("played", `at-${place(n, seat)}`);
+    if (seat === last.winner) face.classList.add("best");
+    return face;
+  }) : []));
+  $("contract").textContent = hand.contract ? `${t("web_contract")} ${SYMBOL[hand.contract] || hand.contract}` +
+    (hand.taker !== null ? ` · ${t("web_taker")} ${nameOf(hand.taker)}` : "") : t("web_void");
+  $("played").replaceChildren(...shown.map((tr, i) => Object.assign(document.createElement("li"), {
+    textContent: `${t("web_trick_n", { n: i + 1 })}: ${tr.cards.map((c) => label(c, deck)).join(" ")} → ${nameOf(tr.winner)}` })));
   $("result").textContent = step === hand.tricks.length ?
-    `${hand.contract ? "trump " + (SYMBOL[hand.contract] || hand.contract) + ", " : ""}` +
-    `${hand.outcome}: ${hand.scored.join(" – ")}` : "";
+    `${t(`web_${hand.outcome}`)}: ${hand.scored.join(" – ")}` : "";
 }
 
 async function load() {
+  await loadTexts();
+  $("lang").value = lang;
   const res = await fetch(`/api/tables/${table}/history`);
   data = await res.json();
   if (!res.ok) { $("error").textContent = data.error; return; }
-  if (!data.hands.length) { $("error").textContent = "no finished hand yet"; return; }
-  $("hand-no").replaceChildren(...data.hands.map((_, i) => {
-    const o = document.createElement("option");
-    o.value = i;
-    o.textContent = i + 1;
-    return o;
-  }));
+  if (!data.hands.length) { $("error").textContent = t("web_no_hand_yet"); return; }
+  $("hand-no").replaceChildren(...data.hands.map((_, i) => Object.assign(document.createElement("option"), { value: i, textContent: i + 1 })));
   render();
 }
 
+$("lang").onchange = async () => { await loadTexts($("lang").value); if (data && data.hands.length) render(); };
 $("hand-no").onchange = () => { handNo = Number($("hand-no").value); step = 0; render(); };
 $("next").onclick = () => { step = Math.min(step + 1, data.hands[handNo].tricks.length); render(); };
 $("prev").onclick = () => { step = Math.max(step - 1, 0); render(); };

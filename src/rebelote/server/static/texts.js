@@ -1,0 +1,32 @@
+// The one text catalog (rebelote.i18n), fetched from the server: no text lives here.
+export let lang = localStorage.getItem("rebelote-lang") ||
+  (["fr", "es"].includes((navigator.language || "en").slice(0, 2)) ? navigator.language.slice(0, 2) : "en");
+let catalog = { texts: {}, reasons: {}, decks: {} };
+
+export async function loadTexts(chosen) {
+  if (chosen) { lang = chosen; localStorage.setItem("rebelote-lang", lang); }
+  catalog = await (await fetch(`/api/texts?lang=${lang}`)).json();
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
+  for (const el of document.querySelectorAll("[data-t-placeholder]")) el.placeholder = t(el.dataset.tPlaceholder);
+}
+
+/** The text `key`, with {name} slots filled from `values`. */
+export function t(key, values = {}) {
+  const text = catalog.texts[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
+}
+
+/** Why the engine refused an action, in the reader's language. */
+export const reason = (error) => (error.rule && catalog.reasons[error.rule]) || error.message;
+
+/** A card's short label in a deck style (rebelote.decks), e.g. R♥, K♥, R🏆. */
+export const cardLabel = (card, style) => (catalog.decks[style] || catalog.decks.international || {})[card] || card;
+
+/** A rule option's value in words. */
+export function valueText(value) {
+  const key = `val_${String(value)}`;
+  return key in catalog.texts ? catalog.texts[key] : String(value);
+}
+export const has = (key) => key in catalog.texts;
