@@ -293,9 +293,11 @@ class GroupCommit:
 
     def __init__(self, service: TableService,
                  deliver: Callable[[list[tuple[str, dict[str, Any]]]],
-                                   Coroutine[Any, Any, None]]) -> None:
+                                   Coroutine[Any, Any, None]],
+                 watch: LoopWatch | None = None) -> None:
         self.service = service
         self.deliver = deliver
+        self.watch = watch
         self._done: asyncio.Future[StorageFailure | None] | None = None
 
     async def flush(self) -> StorageFailure | None:
@@ -307,6 +309,7 @@ class GroupCommit:
     def _commit(self) -> None:
         done, self._done = self._done, None
         assert done is not None
+        started = time.perf_counter()
         try:
             self.service.commit()
         except StorageFailure as failure:
@@ -316,6 +319,9 @@ class GroupCommit:
         except Exception as exc:  # every waiter hears of it; nothing is sent
             done.set_exception(exc)
             return
+        finally:
+            if self.watch is not None:
+                self.watch.note("commit", (time.perf_counter() - started) * 1e3)
         done.set_result(None)
 
 
@@ -405,7 +411,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         for recipient, answer in out:
             await connections.send(recipient, answer)
 
-    group = GroupCommit(service, deliver)
+    group = GroupCommit(service, deliver, watch)
     bots = BotRunner(service, work, group.flush, deliver)
     if redis_url is not None:
         cluster = Cluster(service, redis_url, connections.send_text, commit=group.flush,
@@ -730,6 +736,16 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
         return STORAGE_ERROR
 
+    async def checkpoints() -> None:
+        """The SQLite log copied into its file every 2 s, in a thread (never inside a
+        commit on the loop)."""
+        while True:
+            await asyncio.sleep(2.0)
+            try:
+                await work.run("disk", store.checkpoint)
+            except Exception as exc:  # a full disk: the next one tries again
+                log.warning("checkpoint of the database failed: %s", exc)
+
     async def ticker() -> None:
         while True:
             await asyncio.sleep(1.0)
@@ -744,6 +760,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         if prestart:
             await work.start()
         watching = asyncio.create_task(watch.run())
+        checkpointing = asyncio.create_task(checkpoints())
         for table_id in list(service.tables):  # bots whose turn it was at the restart
             if service.bot_turn(table_id) is not None:
                 service.bots_due.add(table_id)
@@ -763,6 +780,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                 task.cancel()
         finally:
             watching.cancel()
+            checkpointing.cancel()
             await bots.stop()
             work.close()
             report = os.environ.get("REBELOTE_LOOP_REPORT")
