@@ -141,6 +141,12 @@ def main() -> None:
                             redis_url if workers > 1 else None, workers)
         try:
             time.sleep(1.0 if workers > 1 else 0)  # every worker up
+            for _ in range(150):  # and the server's worker processes warmed up
+                children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+                if workers > 1 or len(children.read_text().split()) >= 4:
+                    break
+                time.sleep(0.1)
+            time.sleep(3.0 if workers == 1 else 0)
             base = server_rss_kb(proc.pid)
             result = asyncio.run(load(port, tables, seconds))
             result["memory_per_table_kb"] = (server_rss_kb(proc.pid) - base) / tables
