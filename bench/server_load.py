@@ -147,9 +147,15 @@ def main() -> None:
                     break
                 time.sleep(0.1)
             time.sleep(3.0 if workers == 1 else 0)
-            base = server_rss_kb(proc.pid)
+            # One process: the tables live in it (its worker processes for bots, hints
+            # and the calculator are a fixed cost, shown apart); scale-out: every worker.
+            measure = rss_kb if workers == 1 else server_rss_kb
+            base = measure(proc.pid)
             result = asyncio.run(load(port, tables, seconds))
-            result["memory_per_table_kb"] = (server_rss_kb(proc.pid) - base) / tables
+            result["memory_per_table_kb"] = (measure(proc.pid) - base) / tables
+            if workers == 1:
+                result["worker_processes_mb"] = (server_rss_kb(proc.pid)
+                                                 - rss_kb(proc.pid)) / 1024
             result["workers"] = workers
         finally:
             proc.terminate()
