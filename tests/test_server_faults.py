@@ -312,3 +312,22 @@ def test_signing_in_on_a_failing_database_is_a_clear_error(tmp_path: Path) -> No
     with TestClient(app, raise_server_exceptions=False) as client:
         res = client.post("/api/guest", json={"nickname": "Ana"})
         assert res.status_code == 503 and res.json()["code"] == "storage"
+
+
+def test_commits_never_checkpoint_the_sqlite_log(tmp_path: Path) -> None:
+    """A checkpoint waits for the disk: it is left to Store.checkpoint (run by the web
+    layer in a thread), never done inside a commit on the event loop."""
+    db = tmp_path / "db.sqlite"
+    store = Store(f"sqlite:///{db}")
+    with store.engine.connect() as c:
+        assert c.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    service = TableService(store, seed=1)
+    table, players = _four(service)
+    size = db.stat().st_size
+    for _ in range(300):
+        mover, action = _mover(service, table, players)
+        service.handle(mover, {"type": "act", "table": table, "action": action})
+    wal = Path(f"{db}-wal")
+    assert wal.stat().st_size > 0 and db.stat().st_size == size  # all in the log still
+    store.checkpoint()
+    assert db.stat().st_size > size  # copied into the file

@@ -301,9 +301,11 @@ class GroupCommit:
 
     def __init__(self, service: TableService,
                  deliver: Callable[[list[tuple[str, dict[str, Any]]]],
-                                   Coroutine[Any, Any, None]]) -> None:
+                                   Coroutine[Any, Any, None]],
+                 watch: LoopWatch | None = None) -> None:
         self.service = service
         self.deliver = deliver
+        self.watch = watch
         self._done: asyncio.Future[StorageFailure | None] | None = None
 
     async def flush(self) -> StorageFailure | None:
@@ -315,6 +317,7 @@ class GroupCommit:
     def _commit(self) -> None:
         done, self._done = self._done, None
         assert done is not None
+        started = time.perf_counter()
         try:
             self.service.commit()
         except StorageFailure as failure:
@@ -324,6 +327,9 @@ class GroupCommit:
         except Exception as exc:  # every waiter hears of it; nothing is sent
             done.set_exception(exc)
             return
+        finally:
+            if self.watch is not None:
+                self.watch.note("commit", (time.perf_counter() - started) * 1e3)
         done.set_result(None)
 
 
@@ -419,7 +425,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         for recipient, answer in out:
             await connections.send(recipient, answer)
 
-    group = GroupCommit(service, deliver)
+    group = GroupCommit(service, deliver, watch)
     bots = BotRunner(service, work, group.flush, deliver)
     if redis_url is not None:
         from rebelote.server.cluster import Cluster  # needs rebelote[cluster]
@@ -774,6 +780,16 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
         return STORAGE_ERROR
 
+    async def checkpoints() -> None:
+        """The SQLite log copied into its file every 2 s, in a thread (never inside a
+        commit on the loop)."""
+        while True:
+            await asyncio.sleep(2.0)
+            try:
+                await work.run("disk", store.checkpoint)
+            except Exception as exc:  # a full disk: the next one tries again
+                log.warning("checkpoint of the database failed: %s", exc)
+
     async def ticker() -> None:
         while True:
             await asyncio.sleep(1.0)
@@ -790,6 +806,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         watching = asyncio.create_task(watch.run())
         observing = observe.running()
         await observing.__aenter__()
+        checkpointing = asyncio.create_task(checkpoints())
         for table_id in list(service.tables):  # bots whose turn it was at the restart
             if service.bot_turn(table_id) is not None:
                 service.bots_due.add(table_id)
@@ -810,6 +827,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         finally:
             watching.cancel()
             await observing.__aexit__(None, None, None)
+            checkpointing.cancel()
             await bots.stop()
             work.close()
             report = os.environ.get("REBELOTE_LOOP_REPORT")

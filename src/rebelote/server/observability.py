@@ -115,6 +115,10 @@ def configure_logging(settings: Settings, stream: Any = None) -> None:
         logging.getLogger(noisy).handlers.clear()
         logging.getLogger(noisy).propagate = True
     logging.getLogger("uvicorn.access").disabled = True  # our middleware logs requests
+    # Alembic's migration chatter (its plugins, the DDL mode) only when debugging: at info
+    # it came before a failed start's one sentence.
+    logging.getLogger("alembic").setLevel(
+        logging.DEBUG if settings.logging_level <= logging.DEBUG else logging.WARNING)
 
 
 def _count(counts: dict[str, int], kind: str) -> float:

@@ -40,7 +40,7 @@ class Busy(RuntimeError):
     """Too much work waits already: try again in a moment."""
 
 
-THREADS = {"auth": 2, "stats": 1}
+THREADS = {"auth": 2, "stats": 1, "disk": 1}
 """Threads per kind of work that releases the GIL or must read the tables in memory:
 argon2 (C, without the GIL), statistics."""
 PROCESSES = {"bots": 2, "hints": 1, "calc": 1}
@@ -237,6 +237,11 @@ class LoopWatch:
         self.gc_ms = [0.0, 0.0, 0.0]
         """The longest garbage collection of each generation (a cause of stalls)."""
         self._gc_start = 0.0
+        self.longest_ms: dict[str, float] = {}
+        """The longest of other things that ran on the loop (the commits)."""
+
+    def note(self, what: str, ms: float) -> None:
+        self.longest_ms[what] = max(self.longest_ms.get(what, 0.0), round(ms, 1))
 
     def _gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -265,4 +270,5 @@ class LoopWatch:
     def report(self) -> dict[str, Any]:
         return {"largest_stall_ms": round(self.largest_ms, 2), "samples": self.samples,
                 "stalls_over_20ms": self.over_20ms, "stalls": self.stalls,
-                "longest_gc_ms": [round(x, 1) for x in self.gc_ms]}
+                "longest_gc_ms": [round(x, 1) for x in self.gc_ms],
+                "longest_ms": self.longest_ms}

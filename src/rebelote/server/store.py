@@ -140,6 +140,19 @@ def upgrade(url: str) -> None:
     command.upgrade(config, "head")
 
 
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """Each SQLite connection: a write-ahead log (a commit survives a killed process
+    without waiting for the disk on every action; it may lose the last commits on a
+    power cut), and no checkpoint inside a commit (it waits for the disk: seconds on a
+    busy one, with the event loop waiting): :meth:`Store.checkpoint` does it, from a
+    thread of the web layer's."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
+    cursor.close()
+
+
 def check_database(url: str) -> None:
     """Migrate the database at ``url`` and check that it can be read (StoreError, one
     sentence naming it, if not)."""
@@ -162,6 +175,8 @@ class Store:
                 upgrade(url)
             # A connection is tested before use: a restarted database costs no request.
             self.engine = create_engine(url, pool_pre_ping=True)
+            if url.startswith("sqlite"):
+                event.listen(self.engine, "connect", _sqlite_pragmas)
             with self.engine.connect() as probe:
                 probe.execute(text("SELECT count(*) FROM tables")).scalar()
         except Exception as exc:
@@ -169,15 +184,12 @@ class Store:
             raise StoreError(f"the database {describe(url)} cannot be used: {reason}") from None
         self._writer: Connection | None = None
         self._insert = insert(ActionRow)
-        if url.startswith("sqlite"):
-            # Write-ahead log: a commit survives a killed process without waiting for
-            # the disk on every action (it may lose the last commits on a power cut).
-            @event.listens_for(self.engine, "connect")
-            def _pragmas(connection: Any, _record: Any) -> None:
-                cursor = connection.cursor()
-                cursor.execute("PRAGMA journal_mode=WAL")
-                cursor.execute("PRAGMA synchronous=NORMAL")
-                cursor.close()
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the SQLite file (it waits for the disk: the web
+        layer runs it in a thread every few seconds); nothing for other databases."""
+        if self.url.startswith("sqlite"):
+            with self.engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def create_table(self, table_id: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      options: dict[str, Any]) -> None:

@@ -104,6 +104,22 @@ class ServiceError(ValueError):
         return (ServiceError, (self.code, str(self), self.rule))
 
 
+class LazyBot:
+    """A table's bot, made at its first decision here: where bots think in worker
+    processes (the web server), an expert's solver is never built in the server's
+    own memory (it was most of a table's memory)."""
+
+    def __init__(self, level: str, seed: int) -> None:
+        self.name = level
+        self.seed = seed
+        self._bot: Bot | None = None
+
+    def choose(self, view: SeatView) -> int:
+        if self._bot is None:
+            self._bot = make_bot(self.name, self.seed)
+        return self._bot.choose(view)
+
+
 @dataclass
 class Table:
     """One table: its rules, who sits where, its game once every seat is taken."""
@@ -775,7 +791,7 @@ class TableService:
         """Who plays ``seat``'s turn for it: its bot, a stand-in, or the turn timer's."""
         bot = table.bots.get(seat) or table.stand_ins.get(seat)
         if bot is None and table.timed_out == seat:
-            bot = make_bot("heuristic", int(table.id[:8], 16) + 20 + seat)
+            bot = LazyBot("heuristic", int(table.id[:8], 16) + 20 + seat)
         return bot
 
     def _progress(self, table: Table) -> None:
@@ -867,7 +883,7 @@ class TableService:
                 table.seats[seat] = {}
             else:
                 table.seats[seat] = {"bot": payload["bot"]}
-                table.bots[seat] = make_bot(payload["bot"], int(table.id[:8], 16) + seat)
+                table.bots[seat] = LazyBot(payload["bot"], int(table.id[:8], 16) + seat)
         elif kind == "deal":
             if table.game is None:
                 table.game = Game(table.rules, dealer=payload["dealer"])
@@ -933,7 +949,7 @@ class TableService:
                     changed = True
                 elif (now - since >= STAND_IN_AFTER_S and seat not in table.stand_ins
                       and table.game is not None):
-                    table.stand_ins[seat] = make_bot("heuristic",
+                    table.stand_ins[seat] = LazyBot("heuristic",
                                                      int(table.id[:8], 16) + 10 + seat)
                     changed = True
             timer = table.options.get("timer")
