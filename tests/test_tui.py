@@ -11,7 +11,7 @@ from rebelote.tui.session import Setup
 
 
 async def _play_until_hand_over(app: BeloteApp, pilot: object, take: bool = True,
-                                want_refusal: bool = True) -> list[str]:
+                                want_refusal: bool = True, steps: int = 400) -> list[str]:
     """Play the human seat with key presses until the hand ends; returns the refusals
     shown."""
     from textual.pilot import Pilot
@@ -20,7 +20,7 @@ async def _play_until_hand_over(app: BeloteApp, pilot: object, take: bool = True
     refusals: list[str] = []
     session = app.session
     assert session is not None
-    for _ in range(400):
+    for _ in range(steps):
         await pilot.pause(0.02)
         if session.hand_over or session.game.is_over:
             break
@@ -640,7 +640,7 @@ async def test_every_preset_plays_a_hand_by_keys(tmp_path: Path) -> None:
         app = BeloteApp(Setup(preset=preset, bots="random", seed=4),
                         record=tmp_path / f"{preset}.json", speed=0)
         async with app.run_test(size=(80, 24)) as pilot:
-            await _play_until_hand_over(app, pilot, want_refusal=False)
+            await _play_until_hand_over(app, pilot, want_refusal=False, steps=3000)
             assert app.session is not None and app.session.hand_over, preset
             contract = str(app.query_one("#contract").render())
             assert contract.strip(), preset

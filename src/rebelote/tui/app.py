@@ -41,7 +41,15 @@ from rebelote.i18n import LANGS
 from rebelote.paths import config_dir, data_dir
 from rebelote.record import RecordError, replay_file
 from rebelote.rules import PRESETS, Rules
-from rebelote.tui.session import DIRECTIONS, TARGETS, Setup, TableSession, backup_path, default_deck
+from rebelote.tui.session import (
+    DIRECTIONS,
+    TARGETS,
+    Setup,
+    TableSession,
+    backup_path,
+    default_deck,
+    human_seat,
+)
 from rebelote.tui.texts import rule_reason, t
 from rebelote.view import SeatView, Trick
 
@@ -109,9 +117,6 @@ def saved_game_summary(path: Path, lang: str) -> tuple[str | None, str | None]:
         return None, str(exc)
     if game.is_over:
         return None, None
-    team = 0
-    from rebelote.tui.session import human_seat
-
     team = human_seat(game, 0) % 2
     if game.sides == 2:
         score = f"{t('us', lang)} {game.totals[team]} · {t('them', lang)} {game.totals[1 - team]}"
