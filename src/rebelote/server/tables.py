@@ -964,7 +964,7 @@ class TableService:
                     who = table.seats[seat].get("player")
                     if who:
                         out.append((who, {"type": "timeout", "table": table.id,
-                                          "seat": seat, "action": action_name(action)}))
+                                          "seat": seat}))  # a bot plays this turn
             if changed:
                 self._progress(table)
                 out += self._broadcast(table)
