@@ -502,7 +502,7 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
 
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page()
+        page = new_page(browser)
         page.goto(f"{server}/calculator")
         page.fill("#points", "81")  # we took, 81 each: a litige
         page.click("#add")

@@ -574,8 +574,9 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def session(request: Request) -> Response:
         """Who you are, or nobody (always 200: a new visitor's page logs no error)."""
-        return JSONResponse({"player": request.session.get("player"),
-                             "nickname": request.session.get("nickname")})
+        current = who(request)
+        return JSONResponse({"player": None if current is None else current[0],
+                             "nickname": None if current is None else current[1]})
 
     async def texts(request: Request) -> Response:
         """The one text catalog (rebelote.i18n) in ``?lang=`` for the web pages, and

@@ -318,8 +318,12 @@ class Cluster:
             await self._delete_if(keys=[self.owner_key(table)], args=[self.id])
             return True
         table_obj = self.service.tables[table]
-        for who in table_obj.seats:
-            if "player" in who and not await self.online(who["player"]):
+        for who in table_obj.seats:  # a table restored counts its players as away
+            if "player" not in who:
+                continue
+            if await self.online(who["player"]):
+                self.service.reconnected(who["player"])  # connected here or elsewhere
+            else:
                 self.service.disconnected(who["player"])
         log.info("table %s taken over", table, extra={"table_id": table})
         await self.deliver(out)

@@ -119,9 +119,9 @@ function receive(m) {
   if (m.type === "error") {
     if (m.code === "seated" && tableId) { send({ type: "sync", table: tableId }); return; }
     if (["table_full", "game_over"].includes(m.code) && tableId && invite) {
-      notice(t("web_table_full"));  // the invite of a full table: watch it
+      notice(t("web_table_full"));  // the invite of a full table: watch it (a private
+      send({ type: "watch", table: tableId, invite });  // table's watchers show its invite)
       invite = null;
-      send({ type: "watch", table: tableId });
       return;
     }
     if (m.code === "no_table" || m.code === "private") {
