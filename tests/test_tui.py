@@ -601,26 +601,39 @@ async def test_setup_title_shows_and_the_setup_fits_80_by_24(tmp_path: Path) -> 
 async def test_setup_language_redraws_and_seats_follow_the_rules(tmp_path: Path) -> None:
     """Item 10: the setup screen asks the language, deck and seat; choosing French
     redraws it in French; a three-player preset offers three seats."""
+    from textual.css.query import NoMatches
     from textual.widgets import Select
 
     app = BeloteApp(Setup(), record=tmp_path / "g.json", ask_setup=True, speed=0)
+
+    async def choose(selector: str, value: object) -> None:
+        """Set a list's value; the screen may be redrawing itself (a new language
+        recomposes it): then wait and try again."""
+        for _ in range(100):
+            try:
+                app.screen.query_one(selector, Select).value = value
+                return
+            except NoMatches:
+                await pilot.pause(0.05)
+        raise AssertionError(f"{selector} never took {value!r}")
+
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause(0.1)
-        app.screen.query_one("#lang", Select).value = "fr"
+        await choose("#lang", "fr")
         def title() -> str:
             found = app.screen.query("#setup-title")
             return str(found.first().render()) if found else ""
 
         assert await _until(pilot, lambda: "Nouvelle partie" in title(), 100)
-        app.screen.query_one("#preset", Select).value = "three"
+        await choose("#preset", "three")
 
         def seats() -> list[object]:
             found = app.screen.query("#seat")
             return [value for _label, value in found.first(Select)._options] if found else []
 
         assert await _until(pilot, lambda: seats() == [0, 1, 2], 100)
-        app.screen.query_one("#seat", Select).value = 2
-        app.screen.query_one("#deck", Select).value = "german"
+        await choose("#seat", 2)
+        await choose("#deck", "german")
         screen = app.screen
         assert isinstance(screen, SetupScreen)
         assert await _until(pilot, lambda: (screen.setup.seat, screen.setup.deck) == (
