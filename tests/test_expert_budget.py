@@ -273,3 +273,17 @@ def test_auction_fit_weighs_down_worlds_where_a_bid_would_not_have_been_made() -
     world = [weak, view.hand, sum(1 << c for c in rest[:8]), sum(1 << c for c in rest[8:])]
     assert auction_fit(view, world, 0.3) == pytest.approx(0.3)
     assert auction_fit(view, world, 1.0) == 1.0
+
+
+def test_the_command_line_takes_a_budgeted_expert() -> None:
+    """``--bots expert:MS`` is a level for selfplay; a bad budget is refused (exit 2)."""
+    import subprocess
+    import sys
+
+    ok = subprocess.run([sys.executable, "-m", "rebelote", "selfplay", "--preset", "contree",
+                         "--hands", "1", "--seed", "3", "--bots", "expert:20"],
+                        capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0, ok.stderr
+    bad = subprocess.run([sys.executable, "-m", "rebelote", "selfplay", "--hands", "1",
+                          "--bots", "expert:0"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "expert:0" in bad.stderr

@@ -16,7 +16,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperArgument
 
-from rebelote.bots import LEVELS, make_bot
+from rebelote.bots import LEVELS, is_level, make_bot
 from rebelote.game import Game
 from rebelote.record import RecordError, Replay, records_of, replay_file, write_record
 from rebelote.rules import PRESETS, Rules, RulesError
@@ -140,8 +140,9 @@ def _levels(spec: str, players: int = 4) -> list[str]:
         raise ValueError(f"--bots takes one level, or one per seat ({players})"
                          + (", or two (team 0, team 1)" if players == 4 else ""))
     for p in parts:
-        if p not in LEVELS:
-            raise ValueError(f"unknown bot level {p!r} (known: {', '.join(LEVELS)})")
+        if not is_level(p):
+            raise ValueError(f"unknown bot level {p!r} (known: {', '.join(LEVELS)}, "
+                             "expert:MS)")
     return parts
 
 
@@ -241,8 +242,9 @@ def arena(
     levels = [p.strip() for p in bots.split(",")]
     try:
         rules = Rules.preset_named(preset)
-        if len(levels) != 2 or any(level not in LEVELS for level in levels):
-            raise ValueError(f"--bots takes two levels A,B among {', '.join(LEVELS)}")
+        if len(levels) != 2 or not all(is_level(level) for level in levels):
+            raise ValueError(f"--bots takes two levels A,B among {', '.join(LEVELS)}, "
+                             "expert:MS")
         if rules.players == 3:
             raise ValueError("the arena seats two sides: use a 2- or 4-player preset")
     except (RulesError, ValueError) as exc:
@@ -397,8 +399,8 @@ def play(
         _fail(f"unknown language {lang!r} (fr, en, es)")
     if deck is not None and deck not in STYLES:
         _fail(f"unknown deck {deck!r} ({', '.join(STYLES)})")
-    if bots is not None and bots not in LEVELS:
-        _fail(f"unknown bot level {bots!r} ({', '.join(LEVELS)})")
+    if bots is not None and not is_level(bots):
+        _fail(f"unknown bot level {bots!r} ({', '.join(LEVELS)}, expert:MS)")
     if preset is not None and preset not in PRESETS:
         _fail(f"unknown preset {preset!r} ({', '.join(PRESETS)})")
     remembered = load_setup()
