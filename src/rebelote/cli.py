@@ -399,8 +399,8 @@ def play(
         _fail(f"unknown language {lang!r} (fr, en, es)")
     if deck is not None and deck not in STYLES:
         _fail(f"unknown deck {deck!r} ({', '.join(STYLES)})")
-    if bots is not None and not is_level(bots):
-        _fail(f"unknown bot level {bots!r} ({', '.join(LEVELS)}, expert:MS)")
+    if bots is not None and bots not in LEVELS:
+        _fail(f"unknown bot level {bots!r} ({', '.join(LEVELS)})")
     if preset is not None and preset not in PRESETS:
         _fail(f"unknown preset {preset!r} ({', '.join(PRESETS)})")
     remembered = load_setup()
@@ -437,6 +437,12 @@ def play(
         _fail("`rebelote play` needs a terminal (stdin and stdout are not one); "
               "`rebelote selfplay` plays without one")
     ask = all(x is None for x in (preset, target, bots, seat, lang, deck, resume))
+    from rebelote.solver import warm
+
+    # The solver compiles (or loads its cache) in another process while the setup screen
+    # shows: the expert never freezes the game on its first solve (the heuristic plays
+    # for it until then).
+    warm.start_background()
     BeloteApp(setup, record=resume or record, resume=resume is not None,
               ask_setup=ask).run()
 
