@@ -63,13 +63,7 @@ $("hand").onsubmit = async (event) => {
 $("undo").onclick = () => {
   hands.pop();
   localStorage.setItem("rebelote-sheet", JSON.stringify(hands));
-  let last = null;
-$("lang").onchange = async () => { await loadTexts($("lang").value); if (last) render(last); };
-(async () => {
-  await loadTexts();
-  $("lang").value = lang;
   refresh(hands);
-})();
 };
 let last = null;
 $("lang").onchange = async () => { await loadTexts($("lang").value); if (last) render(last); };
