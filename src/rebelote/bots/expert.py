@@ -30,6 +30,7 @@ from rebelote.bots.heuristic import (
 )
 from rebelote.bots.knowledge import (
     SamplingError,
+    dealt_hands,
     knowledge_of,
     play_likelihood,
     sample_hands,
@@ -653,10 +654,7 @@ def auction_fit(view: SeatView, hands: list[CardSet], misfit_weight: float) -> f
     sampled deals pass: the model's points at least the bid's value less 40)."""
     if view.rules.game != "auction" or view.rules.players != 4:
         return 1.0
-    held = list(hands)
-    for trick in (*view.tricks, *((view.trick,) if view.trick is not None else ())):
-        for i, card in enumerate(trick.cards):
-            held[trick.seat_of(i, 4)] |= 1 << card
+    held = dealt_hands(view, hands)
     weight = 1.0
     for i, call in enumerate(view.calls):
         if not is_bid(call):

@@ -173,6 +173,17 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 200) -> list[Car
     raise SamplingError("no deal of the unseen cards fits what this seat knows")
 
 
+def dealt_hands(view: SeatView, hands: list[CardSet]) -> list[CardSet]:
+    """Each seat's cards before the hand's first trick, in the world ``hands`` (each
+    seat's current cards): its current cards and those it played."""
+    n = view.rules.players
+    held = list(hands)
+    for trick in (*view.tricks, *((view.trick,) if view.trick is not None else ())):
+        for i, card in enumerate(trick.cards):
+            held[trick.seat_of(i, n)] |= 1 << card
+    return held
+
+
 def play_likelihood(view: SeatView, hands: list[CardSet]) -> float:
     """How likely the other seats' observed cards are in the world ``hands`` (each
     seat's current cards), if each player picked among its legal cards at random:
@@ -182,11 +193,8 @@ def play_likelihood(view: SeatView, hands: list[CardSet]) -> float:
     rules = view.rules
     n = rules.players
     contract = view.contract
-    held = list(hands)
+    held = dealt_hands(view, hands)
     tricks = [*view.tricks, *((view.trick,) if view.trick is not None else ())]
-    for trick in tricks:  # each seat's cards before the hand's first trick
-        for i, card in enumerate(trick.cards):
-            held[trick.seat_of(i, n)] |= 1 << card
     weight = 1.0
     for trick in tricks:
         for i, card in enumerate(trick.cards):
