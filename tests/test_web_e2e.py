@@ -524,6 +524,15 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
         page.wait_for_function("document.querySelector('#error').innerText.length > 0")
         assert "only one team" in page.inner_text("#error")
         assert len(page.query_selector_all("#sheet tbody tr")) == 2  # nothing added
+        page.evaluate("localStorage.setItem('rebelote-lang', 'fr')")
+        page.reload()
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
+        page.fill("#points", "90")
+        page.fill("#ann0", "20")
+        page.fill("#ann1", "20")
+        page.click("#add")
+        page.wait_for_function("document.querySelector('#error').innerText.length > 0")
+        assert "seules les annonces d'une équipe comptent" in page.inner_text("#error")
         browser.close()
 
 

@@ -606,7 +606,7 @@ def score_game_cmd(
 ) -> None:
     """Score a whole game of hand outcomes: each hand, running totals, the winner."""
     from rebelote.calculator import ScoreSheet
-    from rebelote.i18n import LANGS, tr
+    from rebelote.i18n import LANGS, error_text, tr
 
     if lang not in LANGS:
         _fail(f"unknown language {lang!r} (en, fr, es)")
@@ -614,7 +614,7 @@ def score_game_cmd(
         sheet = ScoreSheet.load(file)
         report = sheet.report()
     except ScoreError as exc:
-        _fail(str(exc), 2, {"message": str(exc)}, as_json)
+        _fail(error_text(exc, lang), 2, {"message": str(exc)}, as_json)
     if as_json:
         print(json.dumps(report))
         return

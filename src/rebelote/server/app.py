@@ -49,6 +49,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from rebelote.i18n import LANGS, error_text
 from rebelote.rules import OPTION_NAMES, OPTIONS, PRESETS
 from rebelote.server import tables as tables_module
 from rebelote.server.names import check_name, check_password, name_key
@@ -368,10 +369,10 @@ MAX_SHEET_HANDS = 20_000
 """The most hands a score sheet posted to the calculator may have."""
 
 
-def score_sheet_report(body: bytes) -> tuple[int, bytes]:
-    """The calculator's computation on a posted sheet: (HTTP status, JSON answer). It
-    runs in a worker process, parsing and answering included (a 20,000-hand sheet's
-    JSON alone took 0.5 s)."""
+def score_sheet_report(body: bytes, lang: str = "en") -> tuple[int, bytes]:
+    """The calculator's computation on a posted sheet: (HTTP status, JSON answer, its
+    refusal said in ``lang``). It runs in a worker process, parsing and answering
+    included (a 20,000-hand sheet's JSON alone took 0.5 s)."""
     from rebelote.calculator import ScoreSheet
     from rebelote.scoring import ScoreError
 
@@ -388,7 +389,9 @@ def score_sheet_report(body: bytes) -> tuple[int, bytes]:
                             "code": "too_large"})
     try:
         report: dict[str, Any] = ScoreSheet.from_json(sheet).report()
-    except (ValueError, ScoreError, TypeError, KeyError) as exc:
+    except ScoreError as exc:
+        return answer(400, {"error": error_text(exc, lang), "code": "bad_sheet"})
+    except (ValueError, TypeError, KeyError) as exc:
         return answer(400, {"error": str(exc), "code": "bad_sheet"})
     return answer(200, report)
 
@@ -636,7 +639,9 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         """The score calculator page's computation: the same code as `rebelote score`,
         in a worker process."""
         try:
-            status, answer = await work.run("calc", score_sheet_report, await request.body())
+            lang = request.query_params.get("lang", "en")
+            status, answer = await work.run("calc", score_sheet_report, await request.body(),
+                                            lang if lang in LANGS else "en")
         except Busy as exc:
             return _json_error(503, "busy", str(exc))
         return Response(answer, status, media_type="application/json")
