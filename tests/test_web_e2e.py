@@ -357,8 +357,13 @@ def test_a_french_page_has_no_english_words(server: str) -> None:
         page.click("#more-rules summary")
         texts = [page.inner_text("body"), " ".join(page.eval_on_selector_all(
             "option", "els => els.map(e => e.textContent)"))]
+        levels = page.eval_on_selector_all("#level option",
+                                           "els => els.map(e => [e.value, e.textContent])")
+        assert ["expert:500", "robot expert, 0,5 s par carte"] in levels, levels
+        page.select_option("#level", "expert:200")  # the expert's thinking time (issue 20)
         create(page, "coinche")
         page.wait_for_function(HAND_SHOWN)
+        page.wait_for_function("document.body.innerText.includes('robot expert · 0,2 s')")
         page.wait_for_function("window.room.state.phase !== 'waiting'")
         texts.append(page.inner_text("body"))
         page.reload()

@@ -221,7 +221,8 @@ def selfplay(
 
 @app.command()
 def arena(
-    bots: Annotated[str, typer.Option(help="Two levels, A,B (random, heuristic, expert).",
+    bots: Annotated[str, typer.Option(help="Two levels, A,B (random, heuristic, expert, "
+                                      "expert:MS).",
                                       metavar="A,B")],
     deals: Annotated[int, typer.Option(min=1, help="Duplicate deals (each played twice).",
                                        metavar="N")] = 200,
@@ -372,7 +373,8 @@ def play(
     = None,
     target: Annotated[int | None, typer.Option(min=1, help="Points to win.", metavar="N")]
     = None,
-    bots: Annotated[str | None, typer.Option(help="random, heuristic or expert.",
+    bots: Annotated[str | None, typer.Option(help="random, heuristic, expert, or expert:MS "
+                                             "(thinking MS ms a card).",
                                              metavar="LEVEL")] = None,
     seat: Annotated[int | None, typer.Option(min=0, max=3, help="Your seat (0 first).",
                                              metavar="N")] = None,
@@ -399,8 +401,9 @@ def play(
         _fail(f"unknown language {lang!r} (fr, en, es)")
     if deck is not None and deck not in STYLES:
         _fail(f"unknown deck {deck!r} ({', '.join(STYLES)})")
-    if bots is not None and bots not in LEVELS:
-        _fail(f"unknown bot level {bots!r} ({', '.join(LEVELS)})")
+    if bots is not None and not is_level(bots):
+        _fail(f"unknown bot level {bots!r} ({', '.join(LEVELS)}, or expert:MS for the "
+              "expert thinking MS ms a card)")
     if preset is not None and preset not in PRESETS:
         _fail(f"unknown preset {preset!r} ({', '.join(PRESETS)})")
     remembered = load_setup()

@@ -210,8 +210,9 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
     "level_random": {"en": "beginner (random)", "fr": "débutant (au hasard)",
                      "es": "principiante (al azar)"},
     "level_heuristic": {"en": "club player", "fr": "joueur de club", "es": "jugador de club"},
-    "level_expert": {"en": "expert (slower)", "fr": "expert (plus lent)",
-                     "es": "experto (más lento)"},
+    "level_expert": {"en": "expert", "fr": "expert", "es": "experto"},
+    "level_expert_budget": {"en": "expert, {s} s a card", "fr": "expert, {s} s par carte",
+                            "es": "experto, {s} s por carta"},
     "setup_keys": {"en": "Tab, Enter · Esc: quit", "fr": "Tab, Entrée · Échap : quitter",
                    "es": "Tab, Intro · Esc: salir"},
     "preset_classic": {"en": "classic, announcements, to 1000",
@@ -426,6 +427,18 @@ def tr(key: str, lang: str = "en", **values: object) -> str:
     """The text ``key`` in ``lang`` (English if missing), with ``values`` filled in."""
     entry = _TEXT[key]
     return entry.get(lang, entry["en"]).format(**values)
+
+
+def level_label(spec: str, lang: str = "en", style: str = "level") -> str:
+    """A bot level's name (``level_expert``, or ``bot_expert`` with ``style="bot"``);
+    ``expert:MS`` names its thinking time."""
+    level, _, budget = spec.partition(":")
+    if budget:
+        seconds = f"{int(budget) / 1000:g}"
+        if lang in ("fr", "es"):
+            seconds = seconds.replace(".", ",")  # the decimal comma
+        return tr(f"{style}_expert_budget", lang, s=seconds)
+    return tr(f"{style}_{level}", lang)
 
 
 def error_text(exc: ScoreError, lang: str = "en") -> str:

@@ -235,6 +235,10 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "bot_random": ("random bot", "robot au hasard", "bot al azar"),
     "bot_heuristic": ("heuristic bot", "robot réfléchi", "bot heurístico"),
     "bot_expert": ("expert bot", "robot expert", "bot experto"),
+    "bot_expert_budget": ("expert bot, {s} s a card", "robot expert, {s} s par carte",
+                          "bot experto, {s} s por carta"),
+    "bot_expert_budget_short": ("expert bot · {s} s", "robot expert · {s} s",
+                                "bot experto · {s} s"),
     # -- rule options --
     "opt_auction_deal": ("auction deal", "distribution (enchères)", "reparto (subasta)"),
     "opt_auction_scoring": ("auction scoring", "marque des enchères", "puntuación de subasta"),

@@ -49,6 +49,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from rebelote.bots import OFFERED_LEVELS
 from rebelote.i18n import LANGS, error_text
 from rebelote.rules import OPTION_NAMES, OPTIONS, PRESETS
 from rebelote.server import tables as tables_module
@@ -609,11 +610,12 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         "options": [{"name": o.name, "values": o.values, "doc": o.doc, "minimum": o.minimum}
                     for o in OPTIONS if o.name not in TABLE_FIXED_OPTIONS],
         "presets": {r.preset: {o: getattr(r, o) for o in OPTION_NAMES}
-                    for r in presets}}
+                    for r in presets},
+        "levels": list(OFFERED_LEVELS)}
 
     async def rule_options(request: Request) -> Response:
-        """Every rule option a table may set, and each preset's values (the lobby's
-        "more rules")."""
+        """Every rule option a table may set, each preset's values (the lobby's "more
+        rules") and the bot levels a table may call in."""
         return JSONResponse(catalog)
 
     async def tables(request: Request) -> Response:
