@@ -475,6 +475,9 @@ def serve(
     owner_timeout: Annotated[float | None, typer.Option(
         help="Seconds before a dead process's tables are taken over "
              "[env REBELOTE_OWNER_TIMEOUT; default 15].")] = None,
+    guests_per_hour: Annotated[int | None, typer.Option(
+        help="New guests one address may make in an hour, 0 for no limit "
+             "[env REBELOTE_GUESTS_PER_HOUR; default 60].")] = None,
     name: Annotated[str | None, typer.Option(
         help="This process's name in logs and metrics [env REBELOTE_NAME].")] = None,
     migrate: Annotated[bool | None, typer.Option(
@@ -490,7 +493,8 @@ def serve(
         settings = Settings.load(host=host, port=port, database=database, redis=redis,
                                  workers=workers, data_dir=data_dir, log_format=log_format,
                                  log_level=log_level, owner_timeout=owner_timeout,
-                                 name=name, migrate=migrate)
+                                 guests_per_hour=guests_per_hour, name=name,
+                                 migrate=migrate)
     except SettingsError as exc:
         _fail(str(exc), 2)
     from rebelote.server.app import run

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import collections
 import contextlib
 import gc
 import hashlib
@@ -78,6 +79,33 @@ MAX_SOCKETS = 8
 LOGIN_FREE_FAILURES = 5
 """Wrong passwords allowed per name and per address before the backoff starts."""
 LOGIN_MAX_WAIT_S = 900.0
+
+
+class RateWindow:
+    """Events per key over a sliding window: whether one more is allowed (new guests
+    per address: one script could otherwise make identities without end, and with them
+    tables, sockets and stored players past every per-player limit)."""
+
+    def __init__(self, limit: int, window_s: float = 3600.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.window_s, self.clock = limit, window_s, clock
+        self.times: dict[str, collections.deque[float]] = {}
+
+    def allow(self, key: str) -> bool:
+        """Count one event under ``key`` if the limit allows it (0: no limit)."""
+        if self.limit <= 0:
+            return True
+        now = self.clock()
+        seen = self.times.setdefault(key, collections.deque())
+        while seen and seen[0] <= now - self.window_s:
+            seen.popleft()
+        if len(seen) >= self.limit:
+            return False
+        seen.append(now)
+        if len(self.times) > 100_000:  # forget the keys with nothing in the window
+            for old in [k for k, v in self.times.items() if not v or v[-1] <= now - self.window_s]:
+                del self.times[old]
+        return True
 
 
 class CachedStatic(StaticFiles):
@@ -441,6 +469,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                             sockets=lambda: sum(len(s) for s in connections.by_player.values()))
     hasher = PasswordHasher()
     throttle = Throttle()
+    new_guests = RateWindow(settings.guests_per_hour)
     dummy_hash: list[str] = []
     session_cache: dict[str, tuple[str, float]] = {}
 
@@ -483,6 +512,10 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             nickname = check_name(body.get("nickname"), "a nickname")
         except ValueError as exc:
             return _json_error(400, "bad_request", str(exc))
+        if not new_guests.allow(request.client.host if request.client else "?"):
+            return _json_error(429, "too_many_guests",
+                               f"at most {settings.guests_per_hour} new guests an hour from "
+                               "one address: play on as the guest you are, or sign in")
         player = "guest-" + secrets.token_hex(6)
         if not store.add_player(player, nickname, name_key(nickname)):
             return _json_error(409, "name_taken",

@@ -877,7 +877,11 @@ $("pace").onchange = () => { pace = Number($("pace").value); localStorage.setIte
 $("guest").onclick = async () => {
   const res = await fetch("/api/guest", { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify({ nickname: $("nickname").value }) });
-  if (!res.ok) { $("signin-error").textContent = (await res.json()).error; return; }
+  if (!res.ok) {
+    const refusal = await res.json();
+    $("signin-error").textContent = has(`web_refused_${refusal.code}`) ? t(`web_refused_${refusal.code}`) : refusal.error;
+    return;
+  }
   start();
 };
 
