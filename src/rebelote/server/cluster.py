@@ -149,7 +149,12 @@ class Cluster:
                     await self._renew_all()
                     last_renew = loop.time()
                 try:
-                    out = self.service.tick()
+                    out = self.service.tick(commit=self.commit is None)
+                    if self.commit is not None:
+                        failure = await self.commit()  # its players told by the group
+                        if failure is not None:
+                            out = [(p, m) for p, m in out
+                                   if m.get("table") not in failure.tables]
                 except StorageFailure as failure:
                     out = failure.messages
                 except SQLAlchemyError:
@@ -309,7 +314,14 @@ class Cluster:
                 and await self.redis.get(self.owner_key(table)) != self.id:
             return False  # another process runs it (if the key is ours, we forgot it)
         try:
-            out = self.service.adopt(table)
+            out = self.service.adopt(table, commit=self.commit is None)
+            if out is not None and self.commit is not None:
+                failure = await self.commit()
+                if failure is not None:
+                    out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
+                if table in self.service.tables:  # what it finished, counted off the loop
+                    await asyncio.to_thread(self.service.summaries.update,
+                                            [self.service.tables[table]])
         except Exception:
             self.service.drop(table)
             await self._delete_if(keys=[self.owner_key(table)], args=[self.id])
@@ -317,7 +329,9 @@ class Cluster:
         if out is None:  # no such table: let the service say so
             await self._delete_if(keys=[self.owner_key(table)], args=[self.id])
             return True
-        table_obj = self.service.tables[table]
+        table_obj = self.service.tables.get(table)
+        if table_obj is None:  # its first write failed: undone, its players told
+            return True
         for who in table_obj.seats:  # a table restored counts its players as away
             if "player" not in who:
                 continue
@@ -336,11 +350,13 @@ class Cluster:
         before = set(self.service.tables)
         out = self.service.handle(player, message, commit=self.commit is None)
         created = set(self.service.tables) - before
-        if self.commit is not None and self.service.uncommitted:
+        if self.commit is not None:  # even with nothing new: a batch may be in writing
             failure = await self.commit()  # before anyone hears of it
+            undone = failure is not None and any(m.get("table") in failure.tables
+                                                 for _p, m in out)
             if failure is not None:  # its players are told by the group commit
                 out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
-                if player not in {p for p, _m in failure.messages}:
+                if undone and player not in {p for p, _m in failure.messages}:
                     out.append((player, {"type": "error", "code": "storage",
                                          "message": STORAGE_ERROR}))
         self.kick()

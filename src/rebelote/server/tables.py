@@ -379,10 +379,11 @@ class TableService:
                                                                                wall - since)
         return table
 
-    def adopt(self, table_id: str) -> list[tuple[str, Message]] | None:
+    def adopt(self, table_id: str, commit: bool = True) -> list[tuple[str, Message]] | None:
         """Run the stored table ``table_id`` from now on (the scale-out mode: no process
         runs it, or the one that did is gone); None if there is no such table, else the
-        messages to send if a bot whose turn it was played on."""
+        messages to send if a bot whose turn it was played on. With ``commit=False`` the
+        caller commits (and counts the table's statistics) before sending them."""
         stored = self.store.load(table_id)
         if not stored:
             return None
@@ -391,11 +392,12 @@ class TableService:
             return None
         seq = table.seq
         self._progress(table)
-        try:
-            self.commit()
-        except StorageFailure as failure:
-            return failure.messages
-        self.summaries.update([table])
+        if commit:
+            try:
+                self.commit()
+            except StorageFailure as failure:
+                return failure.messages
+            self.summaries.update([table])
         return self._broadcast(table) if table.seq != seq else []
 
     def drop(self, table_id: str) -> None:
@@ -475,18 +477,40 @@ class TableService:
         """Write the actions handled since the last commit, in one transaction. If the
         write fails, every table with actions in it returns to its last stored state
         (nothing of them was acknowledged) and :class:`StorageFailure` is raised."""
-        if not self._pending:
+        batch = self.take_pending()
+        if not batch:
             return
+        tables = self.tables_of(batch)
         try:
-            self.store.append(self._pending)
+            self.store_batch(batch, tables)
         except Exception as exc:
-            failed = {table_id for table_id, *_ in self._pending}
-            self._pending = []
-            log.error("storing the actions of %d table(s) failed: %s", len(failed), exc)
-            raise StorageFailure(failed, self._revert(failed)) from exc
-        touched = {table_id for table_id, *_ in self._pending}
-        self._pending = []
-        self.summaries.update(self.tables[t] for t in touched if t in self.tables)
+            raise self.not_stored(batch, exc) from exc
+
+    def take_pending(self) -> list[tuple[str, int, str, dict[str, Any]]]:
+        """The actions handled since the last commit, to be written (:meth:`store_batch`
+        and then :meth:`not_stored` if it failed); later ones make the next batch."""
+        batch, self._pending = self._pending, []
+        return batch
+
+    def tables_of(self, batch: list[tuple[str, int, str, dict[str, Any]]]) -> list[Table]:
+        """The tables a batch touched (read on the event loop, before the write)."""
+        return [self.tables[t] for t in dict.fromkeys(t for t, *_ in batch) if t in self.tables]
+
+    def store_batch(self, batch: list[tuple[str, int, str, dict[str, Any]]],
+                    tables: list[Table]) -> None:
+        """Write a batch in one transaction, then count what its tables finished in the
+        summary tables: the web server runs it in its writer thread, off the event loop
+        (it only reads the tables, whose finished hands never change)."""
+        self.store.append(batch)
+        self.summaries.update(tables)
+
+    def not_stored(self, batch: list[tuple[str, int, str, dict[str, Any]]],
+                   exc: BaseException) -> StorageFailure:
+        """After a failed write of ``batch``: its tables back at their stored state (the
+        actions handled since on them dropped too), and what to tell their players."""
+        failed = {table_id for table_id, *_ in batch}
+        log.error("storing the actions of %d table(s) failed: %s", len(failed), exc)
+        return StorageFailure(failed, self._revert(failed))
 
     def _revert(self, failed: set[str]) -> list[tuple[str, Message]]:
         """Tables back to their stored state after a failed write; a ``storage`` error
@@ -929,7 +953,7 @@ class TableService:
                 table.turn_since = self.clock()
                 self._store_absence(table, seat, None)
 
-    def tick(self) -> list[tuple[str, Message]]:
+    def tick(self, commit: bool = True) -> list[tuple[str, Message]]:
         """Time passes: a bot stands in for a player gone ``STAND_IN_AFTER_S``; a seat
         dropped for ``GRACE_S`` goes to the bot for good; a player past the table's turn
         timer has a bot play that turn for him."""
@@ -968,6 +992,8 @@ class TableService:
             if changed:
                 self._progress(table)
                 out += self._broadcast(table)
+        if not commit:  # the caller commits before sending (the web server's writer)
+            return out
         try:
             self.commit()
         except StorageFailure as failure:
