@@ -361,6 +361,14 @@ def test_a_french_page_has_no_english_words(server: str) -> None:
         page.wait_for_function(HAND_SHOWN)
         page.wait_for_function("window.room.state.phase !== 'waiting'")
         texts.append(page.inner_text("body"))
+        # The cards are read aloud by their French names: "roi de cœur", "dix de carreau".
+        labels = page.eval_on_selector_all(
+            "#hand button", "els => els.map(e => [e.dataset.card, e.getAttribute('aria-label')])")
+        ranks = {"7": "sept", "8": "huit", "9": "neuf", "10": "dix", "J": "valet",
+                 "Q": "dame", "K": "roi", "A": "as"}
+        suits = {"S": "pique", "H": "cœur", "D": "carreau", "C": "trèfle"}
+        assert labels and all(said == f"{ranks[card[:-1]]} de {suits[card[-1]]}"
+                              for card, said in labels), labels
         page.reload()
         page.wait_for_function(HAND_SHOWN)
         texts.append(page.inner_text("body"))
