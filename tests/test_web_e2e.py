@@ -264,6 +264,58 @@ def test_a_game_to_its_end_and_a_rematch(server: str) -> None:
         browser.close()
 
 
+def test_a_rematch_offer_reaches_the_other_player(server: str) -> None:
+    """Ana and Bruno finish a one-hand game: Ana asks for a rematch; Bruno's game-over
+    dialog, already open, says so without a reload and lights his Rematch button; he joins
+    the same new table. A spectator gets no Rematch button."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        ana = new_page(browser)
+        guest(ana, server, "Ana")
+        bruno = new_page(browser)
+        guest(bruno, server, "Bruno")
+        create(ana, "classic", hands=1, wait=True)
+        first = ana.evaluate("window.room.state.table")
+        bruno.wait_for_selector(f"#tables li[data-table='{first}'] .join")
+        bruno.click(f"#tables li[data-table='{first}'] .join >> nth=0")
+        ana.wait_for_function("window.room.state.seats.includes('Bruno')")
+        ana.click("#fill")
+        for _ in range(4000):
+            if ana.is_visible("#rematch") and bruno.is_visible("#rematch"):
+                break
+            step(ana)
+            step(bruno)
+            ana.wait_for_timeout(20)
+        assert bruno.is_visible("#game-result") and bruno.is_hidden("#rematch-offer")
+        assert "offered" not in (bruno.get_attribute("#rematch", "class") or "")
+        ana.click("#rematch")
+        ana.wait_for_function(f"window.room.state.table !== '{first}'")
+        bruno.wait_for_selector("#rematch-offer")  # live: the dialog is drawn again
+        assert bruno.inner_text("#rematch-offer") == "Ana asks for a rematch"
+        assert "offered" in (bruno.get_attribute("#rematch", "class") or "")
+        assert bruno.evaluate("window.room.state.rematch_by") == 0
+        assert ana.is_hidden("#rematch-offer")
+        shot(bruno, "desktop-rematch-offer")
+        bruno.set_viewport_size(PHONE)
+        shot(bruno, "phone-rematch-offer")
+        chloe = new_page(browser)  # a spectator of the finished game
+        guest(chloe, server, "Chloé")
+        chloe.goto(f"{server}/#table={first}")
+        chloe.wait_for_selector("#game-result")
+        assert chloe.is_hidden("#rematch") and chloe.is_hidden("#rematch-offer")
+        bruno.click("#rematch")
+        second = ana.evaluate("window.room.state.table")
+        bruno.wait_for_function(f"window.room.state.table === '{second}'"
+                                " && window.room.state.phase !== 'waiting'")
+        ana.wait_for_function("window.room.state.phase !== 'waiting'")
+        assert bruno.evaluate("window.room.state.seat") == 1  # his seat, kept for him
+        assert bruno.is_hidden("#overlay")
+        assert ana.errors == [] and bruno.errors == []
+        browser.close()
+
+
 @pytest.mark.parametrize("preset", ["three", "decouverte"])
 def test_three_player_and_decouverte_tables_to_the_end(server: str, preset: str) -> None:
     from playwright.sync_api import sync_playwright

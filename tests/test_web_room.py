@@ -196,9 +196,17 @@ def test_seats_full_tables_and_rematch(service: TableService) -> None:
         state = _state(service.handle(who, {"type": "sync", "table": table}), who)
         service.handle(who, {"type": "act", "table": table,
                              "action": rng.choice(state["legal"])})
+    assert _state(service.handle("ana", {"type": "sync", "table": table}), "ana")[
+        "rematch_by"] is None
+    service.handle("eve", {"type": "watch", "table": table})
     out = service.handle("bruno", {"type": "rematch", "table": table})
     new = _state(out, "bruno")["table"]
     assert new != table and _state(out, "ana")["rematch"] == new
+    # Ana (and the spectator) hear who asked: Bruno, at seat 3; so does a restarted server.
+    assert _state(out, "ana")["rematch_by"] == 3 and _state(out, "eve")["rematch_by"] == 3
+    again = TableService(service.store, seed=4)
+    state = _state(again.handle("ana", {"type": "sync", "table": table}), "ana")
+    assert (state["rematch"], state["rematch_by"]) == (new, 3)
     n = service.tables[new]
     assert n.seats[3] == {"player": "bruno"} and n.seats[1] == {"bot": "random"}
     assert n.game is None  # Ana's seat waits for her

@@ -223,7 +223,8 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
                     "hints": bool(table.options.get("hints", True)) and seat >= 0,
                     "private": bool(table.options.get("private")),
                     "creator": seat >= 0 and table.seats[seat].get("player") == table.creator,
-                    "rematch": table.options.get("rematch")}
+                    "rematch": table.options.get("rematch"),
+                    "rematch_by": table.options.get("rematch_by")}
     if out["private"] and seat >= 0:
         out["invite"] = table.options.get("invite")
     game = table.game
@@ -343,6 +344,10 @@ class TableService:
             self.summaries.prime()
             for stored in store.load():
                 self._load(stored)
+            for table in list(self.tables.values()):  # a rematch asked before a restart
+                first = self.tables.get(table.options.get("rematch_of") or "")
+                if first is not None:
+                    self._link_rematch(first, table)
             self.summaries.update(self.tables.values())  # what a crash left uncounted
 
     def _load(self, stored: StoredTable) -> Table | None:
@@ -389,6 +394,11 @@ class TableService:
         table = self._load(stored[0])
         if table is None:
             return None
+        for other in list(self.tables.values()):  # a rematch asked before (either way)
+            if other.id == table.options.get("rematch_of"):
+                self._link_rematch(other, table)
+            elif other.options.get("rematch_of") == table.id:
+                self._link_rematch(table, other)
         seq = table.seq
         self._progress(table)
         try:
@@ -724,7 +734,8 @@ class TableService:
         if new_id is None:
             for other in self.tables.values():
                 if other.options.get("rematch_of") == table.id:
-                    new_id = table.options["rematch"] = other.id
+                    self._link_rematch(table, other)
+                    new_id = other.id
         if new_id is not None:
             new = self._table(new_id)
             if new.seat_of(player) is None:
@@ -736,12 +747,20 @@ class TableService:
                    "timer": table.options.get("timer"), "rematch_of": table.id,
                    "reserved": reserved}
         new = self._new_table(player, table.rules, options, seat)
-        table.options["rematch"] = new.id
+        self._link_rematch(table, new)
         for s, who in enumerate(table.seats):
             if "bot" in who:
                 self._record(new, "seat", {"seat": s, "bot": who["bot"]})
         self._progress(new)
         return new
+
+    @staticmethod
+    def _link_rematch(table: Table, new: Table) -> None:
+        """``new`` is the rematch of the finished ``table``, asked first by its creator:
+        the state of ``table`` says so (``rematch``, ``rematch_by``: his seat), so that
+        the other players see the offer."""
+        table.options["rematch"] = new.id
+        table.options["rematch_by"] = table.seat_of(new.creator)
 
     def chat(self, table: Table, player: str, message: Message) -> list[tuple[str, Message]]:
         """A chat line or a quick phrase, to everyone at the table (not stored)."""

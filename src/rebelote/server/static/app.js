@@ -605,17 +605,24 @@ function gameOver(s) {
   const parts = [title, totals];
   if (s.last_hand) parts.push(summaryRows(s, s.last_hand));
   const buttons = document.createElement("p");
-  if (s.seat >= 0) {
+  if (s.seat >= 0) {  // a spectator has no rematch to ask for
+    const asked = s.rematch_by !== null && s.rematch_by !== undefined && s.rematch_by !== s.seat;
+    if (asked) {  // another player asked: say who, and light the button
+      const offer = Object.assign(document.createElement("p"), { id: "rematch-offer", className: "offer",
+        textContent: t("web_rematch_offer", { name: seatName(s, s.rematch_by) }) });
+      offer.setAttribute("role", "status");
+      parts.push(offer);
+    }
     const again = button(t("web_rematch"), () => rematch(s));
     again.id = "rematch";
-    again.className = "primary";
+    again.className = asked ? "primary offered" : "primary";
     buttons.append(again, " ");
   }
   const back = button(t("web_back_lobby"), () => leave());
   back.id = "back-lobby";
   buttons.append(back);
   parts.push(buttons);
-  openDialog(parts, title.textContent);
+  openDialog(parts, title.textContent);  // drawn again at each state: an offer shows live
   $("dialog").dataset.kind = "over";
 }
 
