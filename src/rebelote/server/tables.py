@@ -1077,29 +1077,38 @@ class TableService:
     def rating(self, player: str) -> Message | None:
         return self.summaries.rating(player)
 
+    def listed(self, table: Table) -> Message | None:
+        """The table's entry in the lobby, if the lobby lists it: public, not finished,
+        with a player at it."""
+        if (table.game is not None and table.game.is_over) or not any(
+                "player" in w for w in table.seats):
+            return None
+        return self.lobby_entry(table)
+
     def public_tables(self) -> list[Message]:
         """The lobby: public tables not finished, with a player at them, with their rules,
         players, free seats and status."""
-        entries = (self.lobby_entry(t) for t in self.tables.values()
-                   if not (t.game is not None and t.game.is_over)
-                   and any("player" in w for w in t.seats))
+        entries = (self.listed(t) for t in self.tables.values())
         return [e for e in entries if e is not None]
+
+    def my_entry(self, table: Table, player: str) -> Message | None:
+        """The table in ``player``'s "my tables" (with his seat, and a private table's
+        invite), if he sits there and the game is not over."""
+        seat = table.seat_of(player)
+        if seat is None or (table.game is not None and table.game.is_over):
+            return None
+        entry = self.lobby_entry(table, private=True)
+        assert entry is not None
+        entry["seat"] = seat
+        if table.options.get("private"):
+            entry["invite"] = table.options.get("invite")
+        return entry
 
     def my_tables(self, player: str) -> list[Message]:
         """The unfinished tables where ``player`` sits (to resume one after closing the
         tab), private ones included, with the invite of a private one."""
-        out = []
-        for table in self.tables.values():
-            if table.seat_of(player) is None or (table.game is not None
-                                                 and table.game.is_over):
-                continue
-            entry = self.lobby_entry(table, private=True)
-            assert entry is not None
-            entry["seat"] = table.seat_of(player)
-            if table.options.get("private"):
-                entry["invite"] = table.options.get("invite")
-            out.append(entry)
-        return out
+        entries = (self.my_entry(t, player) for t in self.tables.values())
+        return [e for e in entries if e is not None]
 
     def lobby_message(self, player: str) -> Message:
         return {"type": "lobby", "tables": self.public_tables(),
