@@ -518,9 +518,12 @@ def test_chat_and_quick_phrases(server: str) -> None:
         page.wait_for_function(HAND_SHOWN)
         page.click("#settings summary")  # the German deck: its own suits
         page.select_option("#deck", "german")
+        shown = page.inner_text("#hand")  # the cards' faces, and what is read aloud
+        assert any(suit in shown for suit in "🍃❤🔔🌰") and "♠" not in shown
         labels = " ".join(hand_of(page) and page.eval_on_selector_all(
             "#hand .card", "e => e.map(x => x.getAttribute('aria-label'))"))
-        assert any(suit in labels for suit in "🍃❤🔔🌰") and "♠" not in labels
+        assert any(f"of {suit}" in labels for suit in ("leaves", "hearts", "bells", "acorns"))
+        assert "spades" not in labels and "diamonds" not in labels and "♠" not in labels
         page.click("#settings summary")
         page.click("#chat-toggle")
         page.click("#phrases button >> nth=0")
