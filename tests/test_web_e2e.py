@@ -409,8 +409,13 @@ def test_a_french_page_has_no_english_words(server: str) -> None:
         page.click("#more-rules summary")
         texts = [page.inner_text("body"), " ".join(page.eval_on_selector_all(
             "option", "els => els.map(e => e.textContent)"))]
+        levels = page.eval_on_selector_all("#level option",
+                                           "els => els.map(e => [e.value, e.textContent])")
+        assert ["expert:500", "robot expert, 0,5 s par carte"] in levels, levels
+        page.select_option("#level", "expert:200")  # the expert's thinking time (issue 20)
         create(page, "coinche")
         page.wait_for_function(HAND_SHOWN)
+        page.wait_for_function("document.body.innerText.includes('robot expert · 0,2 s')")
         page.wait_for_function("window.room.state.phase !== 'waiting'")
         texts.append(page.inner_text("body"))
         # The cards are read aloud by their French names: "roi de cœur", "dix de carreau".
@@ -587,6 +592,15 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
         page.wait_for_function("document.querySelector('#error').innerText.length > 0")
         assert "only one team" in page.inner_text("#error")
         assert len(page.query_selector_all("#sheet tbody tr")) == 2  # nothing added
+        page.evaluate("localStorage.setItem('rebelote-lang', 'fr')")
+        page.reload()
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
+        page.fill("#points", "90")
+        page.fill("#ann0", "20")
+        page.fill("#ann1", "20")
+        page.click("#add")
+        page.wait_for_function("document.querySelector('#error').innerText.length > 0")
+        assert "seules les annonces d'une équipe comptent" in page.inner_text("#error")
         browser.close()
 
 

@@ -63,6 +63,12 @@ def parse_level(spec: str) -> tuple[str, float | None]:
     return level, float(budget)
 
 
+OFFERED_LEVELS = ("random", "heuristic", "expert", "expert:200", "expert:500")
+"""What the terminal game's setup and the web tables offer: the three levels, and the
+expert thinking 0.2 s or 0.5 s a card (as long as players said they would happily wait;
+the server offers no longer budgets, its bot workers are shared by every table)."""
+
+
 def is_level(spec: str) -> bool:
     """Whether ``spec`` names a bot level (:func:`parse_level`)."""
     try:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import collections
 import contextlib
 import gc
 import hashlib
@@ -49,6 +50,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from rebelote.bots import OFFERED_LEVELS
+from rebelote.i18n import LANGS, error_text
 from rebelote.rules import OPTION_NAMES, OPTIONS, PRESETS
 from rebelote.server import tables as tables_module
 from rebelote.server.names import check_name, check_password, name_key
@@ -76,6 +79,33 @@ MAX_SOCKETS = 8
 LOGIN_FREE_FAILURES = 5
 """Wrong passwords allowed per name and per address before the backoff starts."""
 LOGIN_MAX_WAIT_S = 900.0
+
+
+class RateWindow:
+    """Events per key over a sliding window: whether one more is allowed (new guests
+    per address: one script could otherwise make identities without end, and with them
+    tables, sockets and stored players past every per-player limit)."""
+
+    def __init__(self, limit: int, window_s: float = 3600.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.window_s, self.clock = limit, window_s, clock
+        self.times: dict[str, collections.deque[float]] = {}
+
+    def allow(self, key: str) -> bool:
+        """Count one event under ``key`` if the limit allows it (0: no limit)."""
+        if self.limit <= 0:
+            return True
+        now = self.clock()
+        seen = self.times.setdefault(key, collections.deque())
+        while seen and seen[0] <= now - self.window_s:
+            seen.popleft()
+        if len(seen) >= self.limit:
+            return False
+        seen.append(now)
+        if len(self.times) > 100_000:  # forget the keys with nothing in the window
+            for old in [k for k, v in self.times.items() if not v or v[-1] <= now - self.window_s]:
+                del self.times[old]
+        return True
 
 
 class CachedStatic(StaticFiles):
@@ -368,10 +398,10 @@ MAX_SHEET_HANDS = 20_000
 """The most hands a score sheet posted to the calculator may have."""
 
 
-def score_sheet_report(body: bytes) -> tuple[int, bytes]:
-    """The calculator's computation on a posted sheet: (HTTP status, JSON answer). It
-    runs in a worker process, parsing and answering included (a 20,000-hand sheet's
-    JSON alone took 0.5 s)."""
+def score_sheet_report(body: bytes, lang: str = "en") -> tuple[int, bytes]:
+    """The calculator's computation on a posted sheet: (HTTP status, JSON answer, its
+    refusal said in ``lang``). It runs in a worker process, parsing and answering
+    included (a 20,000-hand sheet's JSON alone took 0.5 s)."""
     from rebelote.calculator import ScoreSheet
     from rebelote.scoring import ScoreError
 
@@ -388,7 +418,9 @@ def score_sheet_report(body: bytes) -> tuple[int, bytes]:
                             "code": "too_large"})
     try:
         report: dict[str, Any] = ScoreSheet.from_json(sheet).report()
-    except (ValueError, ScoreError, TypeError, KeyError) as exc:
+    except ScoreError as exc:
+        return answer(400, {"error": error_text(exc, lang), "code": "bad_sheet"})
+    except (ValueError, TypeError, KeyError) as exc:
         return answer(400, {"error": str(exc), "code": "bad_sheet"})
     return answer(200, report)
 
@@ -437,6 +469,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                             sockets=lambda: sum(len(s) for s in connections.by_player.values()))
     hasher = PasswordHasher()
     throttle = Throttle()
+    new_guests = RateWindow(settings.guests_per_hour)
     dummy_hash: list[str] = []
     session_cache: dict[str, tuple[str, float]] = {}
 
@@ -479,6 +512,10 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             nickname = check_name(body.get("nickname"), "a nickname")
         except ValueError as exc:
             return _json_error(400, "bad_request", str(exc))
+        if not new_guests.allow(request.client.host if request.client else "?"):
+            return _json_error(429, "too_many_guests",
+                               f"at most {settings.guests_per_hour} new guests an hour from "
+                               "one address: play on as the guest you are, or sign in")
         player = "guest-" + secrets.token_hex(6)
         if not store.add_player(player, nickname, name_key(nickname)):
             return _json_error(409, "name_taken",
@@ -608,11 +645,12 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         "options": [{"name": o.name, "values": o.values, "doc": o.doc, "minimum": o.minimum}
                     for o in OPTIONS if o.name not in TABLE_FIXED_OPTIONS],
         "presets": {r.preset: {o: getattr(r, o) for o in OPTION_NAMES}
-                    for r in presets}}
+                    for r in presets},
+        "levels": list(OFFERED_LEVELS)}
 
     async def rule_options(request: Request) -> Response:
-        """Every rule option a table may set, and each preset's values (the lobby's
-        "more rules")."""
+        """Every rule option a table may set, each preset's values (the lobby's "more
+        rules") and the bot levels a table may call in."""
         return JSONResponse(catalog)
 
     async def tables(request: Request) -> Response:
@@ -638,7 +676,9 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         """The score calculator page's computation: the same code as `rebelote score`,
         in a worker process."""
         try:
-            status, answer = await work.run("calc", score_sheet_report, await request.body())
+            lang = request.query_params.get("lang", "en")
+            status, answer = await work.run("calc", score_sheet_report, await request.body(),
+                                            lang if lang in LANGS else "en")
         except Busy as exc:
             return _json_error(503, "busy", str(exc))
         return Response(answer, status, media_type="application/json")

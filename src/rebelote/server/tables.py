@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rebelote.bots import LEVELS, Bot, make_bot
+from rebelote.bots import OFFERED_LEVELS, Bot, make_bot
 from rebelote.cards import CardError, card_name, cards_of, mode_name
 from rebelote.errors import IllegalAction
 from rebelote.game import Game
@@ -693,7 +693,7 @@ class TableService:
     def add_bots(self, table: Table, player: str, level: Any) -> None:
         if player != table.creator:
             raise ServiceError("not_creator", "only the table's creator can call bots in")
-        if level not in LEVELS:
+        if level not in OFFERED_LEVELS:
             raise ServiceError("bad_message", f"unknown bot level {str(level)[:20]!r}")
         if table.game is not None and table.game.is_over:
             raise ServiceError("game_over", "the game is over")

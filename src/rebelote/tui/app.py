@@ -26,7 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Button, DataTable, Footer, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from rebelote.bots import LEVELS
+from rebelote.bots import OFFERED_LEVELS
 from rebelote.cards import WIN_VALUE, Card, cards_of, parse_mode
 from rebelote.decks import STYLES, announcement_label, short_label, suit_label
 from rebelote.errors import IllegalAction
@@ -37,7 +37,7 @@ from rebelote.hand import (
     bid_value,
     parse_action,
 )
-from rebelote.i18n import LANGS
+from rebelote.i18n import LANGS, level_label
 from rebelote.paths import config_dir, data_dir
 from rebelote.record import RecordError, replay_file
 from rebelote.rules import PRESETS, Rules
@@ -249,6 +249,7 @@ class SetupScreen(Screen[Setup | str]):
                           allow_blank=False, compact=True, id=widget_id, disabled=disabled)
 
         default_target = rules.target or rules.hands_limit
+        levels = [*OFFERED_LEVELS, *([s.bots] if s.bots not in OFFERED_LEVELS else [])]
         rows += [
             row("language", select([(t("lang_name", x), x) for x in LANGS], lang, "lang")),
             row("rules", select([(f"{p} — {t('preset_' + p, lang)}", p) for p in PRESETS],
@@ -267,7 +268,7 @@ class SetupScreen(Screen[Setup | str]):
                                + [(t("deck_" + d, lang), d) for d in STYLES], s.deck, "deck")),
             row("direction", select([(t(d, lang), d) for d in DIRECTIONS],
                                     s.direction or rules.direction, "direction")),
-            row("bot_level", select([(t("level_" + x, lang), x) for x in LEVELS], s.bots,
+            row("bot_level", select([(level_label(x, lang), x) for x in levels], s.bots,
                                     "bots")),
             Horizontal(Button(t("start", lang), id="start", variant="primary", compact=True),
                        Static(t("setup_keys", lang), classes="note"), classes="setup-row"),

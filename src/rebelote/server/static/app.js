@@ -2,7 +2,7 @@
 // paces what it shows: state messages are queued and the cards played between two of
 // them travel to the trick one by one, each complete trick stays readable, then is
 // gathered to its winner. The server stays the authority.
-import { loadTexts, t, reason, cardLabel, cardSpoken, valueText, has, lang } from "./texts.js";
+import { loadTexts, t, reason, cardLabel, cardSpoken, valueText, has, lang, botName } from "./texts.js";
 import { cardFace as drawCard } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -301,7 +301,7 @@ function drawTable(s, { animating = false, noTrick = false }) {
     name.textContent = nameOf(s, seat) + (seat !== s.seat && s.players === 4 && s.seat >= 0 && seat % 2 === s.seat % 2 ? ` (${t("web_partner")})` : "");
     el.append(name);
     const tags = [];
-    if (s.bots && s.bots[seat]) tags.push(t(`bot_${s.bots[seat]}`));
+    if (s.bots && s.bots[seat]) tags.push(botName(s.bots[seat], true));
     if (seat === s.dealer) tags.push(t("web_dealer"));
     if (s.taker === seat && s.phase !== "auction") tags.push(`★ ${t("web_taker")}`);
     if (tags.length) { const x = document.createElement("div"); x.className = "tags"; x.textContent = tags.join(" · "); el.append(x); }
@@ -768,7 +768,7 @@ function renderLobby() {
     head.textContent = `${presetName(tb.preset)} · ${tb.target}` + (changed.length ? ` (${changed.join(", ")})` : "");
     const who = document.createElement("div");
     who.className = "who";
-    who.textContent = tb.seats.map((x) => (x ? (x.startsWith("bot:") ? t(`bot_${x.slice(4)}`) : x) : "—")).join(", ") + " · " +
+    who.textContent = tb.seats.map((x) => (x ? (x.startsWith("bot:") ? botName(x.slice(4)) : x) : "—")).join(", ") + " · " +
       (tb.status === "waiting" ? t("web_status_waiting") : tb.status === "playing" ? t("web_status_playing", { n: tb.hand }) : t("web_status_over"));
     const actions = document.createElement("div");
     actions.className = "actions";
@@ -811,7 +811,8 @@ async function loadRuleOptions() {
     ...Object.keys(ruleCatalog.presets).map((p) => Object.assign(document.createElement("option"), { value: p, textContent: presetName(p) })));
   $("filter-preset").value = filter;
   const level = $("level").value || "heuristic";
-  $("level").replaceChildren(...["heuristic", "expert", "random"].map((l) => Object.assign(document.createElement("option"), { value: l, textContent: t(`bot_${l}`) })));
+  const levels = ["heuristic", ...ruleCatalog.levels.filter((l) => l !== "heuristic")];  // the usual choice first
+  $("level").replaceChildren(...levels.map((l) => Object.assign(document.createElement("option"), { value: l, textContent: botName(l) })));
   $("level").value = level;
   $("rule-options").replaceChildren(...ruleCatalog.options.filter((o) => !["target", "players"].includes(o.name)).map((o) => {
     const lab = document.createElement("label");
@@ -901,7 +902,11 @@ $("pace").onchange = () => { pace = Number($("pace").value); localStorage.setIte
 $("guest").onclick = async () => {
   const res = await fetch("/api/guest", { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify({ nickname: $("nickname").value }) });
-  if (!res.ok) { $("signin-error").textContent = (await res.json()).error; return; }
+  if (!res.ok) {
+    const refusal = await res.json();
+    $("signin-error").textContent = has(`web_refused_${refusal.code}`) ? t(`web_refused_${refusal.code}`) : refusal.error;
+    return;
+  }
   start();
 };
 

@@ -1,6 +1,6 @@
 // Steps through the finished hands (/api/tables/{id}/history) on the table's own drawing:
 // each seat's cards left, the trick in the middle, the players' names.
-import { loadTexts, t, lang } from "./texts.js";
+import { loadTexts, t, lang, botName } from "./texts.js";
 import { cardFace, label, spoken } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,7 +17,7 @@ function place(n, seat) {  // seat 0 at the bottom, the play turning the table's
   if (n === 3) return (ccw ? ["south", "east", "west"] : ["south", "west", "east"])[seat];
   return (ccw ? ["south", "east", "north", "west"] : ["south", "west", "north", "east"])[seat];
 }
-const nameOf = (seat) => { const x = data.seats[seat]; return x && x.startsWith("bot:") ? t(`bot_${x.slice(4)}`) : x || "—"; };
+const nameOf = (seat) => { const x = data.seats[seat]; return x && x.startsWith("bot:") ? botName(x.slice(4)) : x || "—"; };
 
 function render() {
   const hand = data.hands[handNo];

@@ -18,6 +18,15 @@ export function t(key, values = {}) {
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
 }
 
+/** A bot level's name: "expert bot", or for expert:500 "expert bot, 0.5 s a card"
+ * (``short``: "expert bot · 0.5 s", for a seat's caption). */
+export function botName(level, short = false) {
+  const [name, ms] = String(level).split(":");
+  if (!ms) return t(`bot_${name}`);
+  const s = String(Number(ms) / 1000);
+  return t(short ? "bot_expert_budget_short" : "bot_expert_budget", { s: lang === "en" ? s : s.replace(".", ",") });
+}
+
 /** Why the engine refused an action, in the reader's language. */
 export const reason = (error) => (error.rule && catalog.reasons[error.rule]) || error.message;
 
