@@ -410,6 +410,58 @@ _REASONS: Final[dict[str, dict[str, str]]] = {
 }
 
 
+# Cards' spoken names (screen readers), per language and per deck family: the ranks
+# 7 8 9 10 J Q K A, then "of <suit>" for spades, hearts, diamonds, clubs (the canonical
+# order of rebelote.cards). The German deck has its own suits (leaves, hearts, bells,
+# acorns) and figures (Unter, Ober); the Spanish deck (rebelote.decks) its own suits
+# (espadas, copas, oros, bastos) and its numbers 4 5 6 7 for the 7 8 9 10.
+_SPOKEN: Final[dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]]] = {
+    "french": {
+        "en": (("Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace"),
+               ("of spades", "of hearts", "of diamonds", "of clubs")),
+        "fr": (("sept", "huit", "neuf", "dix", "valet", "dame", "roi", "as"),
+               ("de pique", "de cœur", "de carreau", "de trèfle")),
+        "es": (("siete", "ocho", "nueve", "diez", "jota", "reina", "rey", "as"),
+               ("de picas", "de corazones", "de diamantes", "de tréboles")),
+    },
+    "german": {
+        "en": (("Seven", "Eight", "Nine", "Ten", "Unter", "Ober", "King", "Ace"),
+               ("of leaves", "of hearts", "of bells", "of acorns")),
+        "fr": (("sept", "huit", "neuf", "dix", "valet", "cavalier", "roi", "as"),
+               ("de feuille", "de cœur", "de grelot", "de gland")),
+        "es": (("siete", "ocho", "nueve", "diez", "sota", "caballo", "rey", "as"),
+               ("de hojas", "de corazones", "de cascabeles", "de bellotas")),
+    },
+    "spanish": {
+        "en": (("Four", "Five", "Six", "Seven", "Knave", "Knight", "King", "Ace"),
+               ("of swords", "of cups", "of coins", "of batons")),
+        "fr": (("quatre", "cinq", "six", "sept", "valet", "cavalier", "roi", "as"),
+               ("d'épées", "de coupes", "de deniers", "de bâtons")),
+        "es": (("cuatro", "cinco", "seis", "siete", "sota", "caballo", "rey", "as"),
+               ("de espadas", "de copas", "de oros", "de bastos")),
+    },
+}
+DECK_FAMILY: Final = {"pictures": "french", "french": "french", "international": "french",
+                      "german": "german", "spanish": "spanish"}
+"""The web client's deck choices, each with the words its cards are spoken with."""
+
+
+def spoken_card(card: int, deck: str = "pictures", lang: str = "en") -> str:
+    """A card (0..31, rebelote.cards) said aloud in ``lang`` with the ``deck``'s words:
+    ``roi de cœur``, ``King of hearts``, ``rey de corazones``, ``sota de oros``."""
+    ranks, suits = _SPOKEN[DECK_FAMILY[deck]][lang if lang in LANGS else "en"]
+    return f"{ranks[card & 7]} {suits[card >> 3]}"
+
+
+def spoken_cards(lang: str = "en") -> dict[str, dict[str, str]]:
+    """Every card's spoken name in every deck of the web client, by the card's
+    notation (``KH``): what the page puts in its cards' ARIA labels."""
+    from rebelote.cards import card_name
+
+    return {deck: {card_name(c): spoken_card(c, deck, lang) for c in range(32)}
+            for deck in DECK_FAMILY}
+
+
 def reason(rule: str, fallback: str, lang: str = "en") -> str:
     """Why an action was refused, in ``lang`` (the engine's sentence if not translated)."""
     entry = _REASONS.get(rule)

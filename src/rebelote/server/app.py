@@ -663,15 +663,17 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def texts(request: Request) -> Response:
         """The one text catalog (rebelote.i18n) in ``?lang=`` for the web pages, and
-        each deck style's card labels (rebelote.decks)."""
+        each deck style's card labels (rebelote.decks) and the cards' spoken names in
+        each deck (their ARIA labels)."""
         from rebelote.cards import card_name
         from rebelote.decks import STYLES, short_label
-        from rebelote.i18n import catalog
+        from rebelote.i18n import catalog, spoken_cards
 
         lang = request.query_params.get("lang", "en")
         decks = {style: {card_name(c): short_label(c, style) for c in range(32)}
                  for style in STYLES}
-        return JSONResponse(catalog(lang) | {"lang": lang, "decks": decks},
+        return JSONResponse(catalog(lang) | {"lang": lang, "decks": decks,
+                                             "spoken": spoken_cards(lang)},
                             headers={"cache-control": "no-cache"})
 
     async def favicon(request: Request) -> Response:

@@ -223,7 +223,8 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
                     "hints": bool(table.options.get("hints", True)) and seat >= 0,
                     "private": bool(table.options.get("private")),
                     "creator": seat >= 0 and table.seats[seat].get("player") == table.creator,
-                    "rematch": table.options.get("rematch")}
+                    "rematch": table.options.get("rematch"),
+                    "rematch_by": table.options.get("rematch_by")}
     if out["private"] and seat >= 0:
         out["invite"] = table.options.get("invite")
     game = table.game
@@ -343,6 +344,10 @@ class TableService:
             self.summaries.prime()
             for stored in store.load():
                 self._load(stored)
+            for table in list(self.tables.values()):  # a rematch asked before a restart
+                first = self.tables.get(table.options.get("rematch_of") or "")
+                if first is not None:
+                    self._link_rematch(first, table)
             self.summaries.update(self.tables.values())  # what a crash left uncounted
 
     def _load(self, stored: StoredTable) -> Table | None:
@@ -390,6 +395,11 @@ class TableService:
         table = self._load(stored[0])
         if table is None:
             return None
+        for other in list(self.tables.values()):  # a rematch asked before (either way)
+            if other.id == table.options.get("rematch_of"):
+                self._link_rematch(other, table)
+            elif other.options.get("rematch_of") == table.id:
+                self._link_rematch(table, other)
         seq = table.seq
         self._progress(table)
         if commit:
@@ -748,7 +758,8 @@ class TableService:
         if new_id is None:
             for other in self.tables.values():
                 if other.options.get("rematch_of") == table.id:
-                    new_id = table.options["rematch"] = other.id
+                    self._link_rematch(table, other)
+                    new_id = other.id
         if new_id is not None:
             new = self._table(new_id)
             if new.seat_of(player) is None:
@@ -760,12 +771,20 @@ class TableService:
                    "timer": table.options.get("timer"), "rematch_of": table.id,
                    "reserved": reserved}
         new = self._new_table(player, table.rules, options, seat)
-        table.options["rematch"] = new.id
+        self._link_rematch(table, new)
         for s, who in enumerate(table.seats):
             if "bot" in who:
                 self._record(new, "seat", {"seat": s, "bot": who["bot"]})
         self._progress(new)
         return new
+
+    @staticmethod
+    def _link_rematch(table: Table, new: Table) -> None:
+        """``new`` is the rematch of the finished ``table``, asked first by its creator:
+        the state of ``table`` says so (``rematch``, ``rematch_by``: his seat), so that
+        the other players see the offer."""
+        table.options["rematch"] = new.id
+        table.options["rematch_by"] = table.seat_of(new.creator)
 
     def chat(self, table: Table, player: str, message: Message) -> list[tuple[str, Message]]:
         """A chat line or a quick phrase, to everyone at the table (not stored)."""
@@ -1084,29 +1103,38 @@ class TableService:
     def rating(self, player: str) -> Message | None:
         return self.summaries.rating(player)
 
+    def listed(self, table: Table) -> Message | None:
+        """The table's entry in the lobby, if the lobby lists it: public, not finished,
+        with a player at it."""
+        if (table.game is not None and table.game.is_over) or not any(
+                "player" in w for w in table.seats):
+            return None
+        return self.lobby_entry(table)
+
     def public_tables(self) -> list[Message]:
         """The lobby: public tables not finished, with a player at them, with their rules,
         players, free seats and status."""
-        entries = (self.lobby_entry(t) for t in self.tables.values()
-                   if not (t.game is not None and t.game.is_over)
-                   and any("player" in w for w in t.seats))
+        entries = (self.listed(t) for t in self.tables.values())
         return [e for e in entries if e is not None]
+
+    def my_entry(self, table: Table, player: str) -> Message | None:
+        """The table in ``player``'s "my tables" (with his seat, and a private table's
+        invite), if he sits there and the game is not over."""
+        seat = table.seat_of(player)
+        if seat is None or (table.game is not None and table.game.is_over):
+            return None
+        entry = self.lobby_entry(table, private=True)
+        assert entry is not None
+        entry["seat"] = seat
+        if table.options.get("private"):
+            entry["invite"] = table.options.get("invite")
+        return entry
 
     def my_tables(self, player: str) -> list[Message]:
         """The unfinished tables where ``player`` sits (to resume one after closing the
         tab), private ones included, with the invite of a private one."""
-        out = []
-        for table in self.tables.values():
-            if table.seat_of(player) is None or (table.game is not None
-                                                 and table.game.is_over):
-                continue
-            entry = self.lobby_entry(table, private=True)
-            assert entry is not None
-            entry["seat"] = table.seat_of(player)
-            if table.options.get("private"):
-                entry["invite"] = table.options.get("invite")
-            out.append(entry)
-        return out
+        entries = (self.my_entry(t, player) for t in self.tables.values())
+        return [e for e in entries if e is not None]
 
     def lobby_message(self, player: str) -> Message:
         return {"type": "lobby", "tables": self.public_tables(),

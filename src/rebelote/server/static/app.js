@@ -2,7 +2,7 @@
 // paces what it shows: state messages are queued and the cards played between two of
 // them travel to the trick one by one, each complete trick stays readable, then is
 // gathered to its winner. The server stays the authority.
-import { loadTexts, t, reason, cardLabel, valueText, has, lang, botName } from "./texts.js";
+import { loadTexts, t, reason, cardLabel, cardSpoken, valueText, has, lang, botName } from "./texts.js";
 import { cardFace as drawCard } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -37,6 +37,13 @@ window.room = { get state() { return shown; }, get busy() { return pumping || qu
 const suitOf = (card) => card.slice(-1);
 const rankOf = (card) => card.slice(0, -1);
 const label = (card) => cardLabel(card, deck === "pictures" ? "international" : deck);
+const spoken = (card) => cardSpoken(card, deck);  // what a screen reader says: "roi de cœur"
+/** A text shown with the cards' short labels, read aloud with their spoken names. */
+function withSpoken(visible, aloud) {
+  const seen = Object.assign(document.createElement("span"), { textContent: visible });
+  seen.setAttribute("aria-hidden", "true");
+  return [seen, Object.assign(document.createElement("span"), { className: "sr-only", textContent: aloud })];
+}
 
 const cardFace = (card) => drawCard(card, deck);
 
@@ -267,7 +274,7 @@ function drawTrick(s, trick, arriving = -1) {
     if (trick.winner === seat) face.classList.add("best");
     return face;
   }));
-  box.setAttribute("aria-label", cards.map((c, i) => `${nameOf(s, (trick.leader + i) % s.players)}: ${label(c)}`).join(", "));
+  box.setAttribute("aria-label", cards.map((c, i) => `${nameOf(s, (trick.leader + i) % s.players)}: ${spoken(c)}`).join(", "));
   if (arriving >= 0) requestAnimationFrame(() => requestAnimationFrame(() => {
     for (const el of box.querySelectorAll("[class*=from-]")) el.className = el.className.replace(/\bfrom-\w+/, "");
   }));
@@ -315,12 +322,18 @@ function drawTable(s, { animating = false, noTrick = false }) {
       }
     }
     const said = [];
+    const aloud = [];  // the same, the cards by their spoken names
     if (s.phase === "auction" && lastCall[seat]) said.push(callText(s, lastCall[seat]));
     // announcements: said at trick 1, shown with their cards at trick 2, ✓ where they scored
     const scored = (s.announcement_seats || []).includes(seat);
-    for (const a of s.announcements || []) if (a.seat === seat && (s.tricks || []).length <= 2) said.push(a.kind + (a.cards ? " " + a.cards.map(label).join(" ") : "") + (scored ? " ✓" : ""));
-    for (const [bs, word] of s.belote || []) if (bs === seat) said.push(word);
-    if (said.length) { const x = document.createElement("div"); x.className = "bubble"; x.textContent = said.join(" · "); el.append(x); }
+    aloud.push(...said);
+    for (const a of s.announcements || []) {
+      if (a.seat !== seat || (s.tricks || []).length > 2) continue;
+      said.push(a.kind + (a.cards ? " " + a.cards.map(label).join(" ") : "") + (scored ? " ✓" : ""));
+      aloud.push(a.kind + (a.cards ? ": " + a.cards.map(spoken).join(", ") : "") + (scored ? " ✓" : ""));
+    }
+    for (const [bs, word] of s.belote || []) if (bs === seat) { said.push(word); aloud.push(word); }
+    if (said.length) { const x = document.createElement("div"); x.className = "bubble"; x.append(...withSpoken(said.join(" · "), aloud.join(" · "))); el.append(x); }
     if (s.table_cards && s.table_cards[seat] && s.table_cards[seat].length && seat !== s.seat) {
       const x = document.createElement("div");
       x.className = "up-cards";
@@ -482,7 +495,7 @@ function drawHand(s, mine) {
     b.className = "hand-card";
     b.append(cardFace(card));
     b.dataset.card = card;
-    b.setAttribute("aria-label", label(card) + (legal.has(card) ? "" : ""));
+    b.setAttribute("aria-label", spoken(card));
     b.title = `${i + 1}`;
     if (own.includes(card)) b.classList.add("face-up");
     b.disabled = !mine;  // never faded: disabled cards look the same (see style.css)
@@ -564,7 +577,12 @@ function summary(s, h, timeout) {
   if (!h.void) parts.push(summaryRows(s, h));
   if (h.reserve) parts.push(Object.assign(document.createElement("p"), { textContent: `${t("web_reserve")}: ${h.reserve}` }));
   const anns = (h.announcements || []).filter((a) => a.cards);
-  if (anns.length) parts.push(Object.assign(document.createElement("p"), { textContent: anns.map((a) => `${nameOf(s, a.seat)}: ${a.kind} ${a.cards.map(label).join(" ")}`).join(" · ") }));
+  if (anns.length) {
+    const p = document.createElement("p");
+    p.append(...withSpoken(anns.map((a) => `${nameOf(s, a.seat)}: ${a.kind} ${a.cards.map(label).join(" ")}`).join(" · "),
+      anns.map((a) => `${nameOf(s, a.seat)}: ${a.kind}, ${a.cards.map(spoken).join(", ")}`).join(" · ")));
+    parts.push(p);
+  }
   const go = button(t("web_continue"), closeDialog);
   go.id = "continue";
   go.className = "primary";
@@ -587,17 +605,24 @@ function gameOver(s) {
   const parts = [title, totals];
   if (s.last_hand) parts.push(summaryRows(s, s.last_hand));
   const buttons = document.createElement("p");
-  if (s.seat >= 0) {
+  if (s.seat >= 0) {  // a spectator has no rematch to ask for
+    const asked = s.rematch_by !== null && s.rematch_by !== undefined && s.rematch_by !== s.seat;
+    if (asked) {  // another player asked: say who, and light the button
+      const offer = Object.assign(document.createElement("p"), { id: "rematch-offer", className: "offer",
+        textContent: t("web_rematch_offer", { name: seatName(s, s.rematch_by) }) });
+      offer.setAttribute("role", "status");
+      parts.push(offer);
+    }
     const again = button(t("web_rematch"), () => rematch(s));
     again.id = "rematch";
-    again.className = "primary";
+    again.className = asked ? "primary offered" : "primary";
     buttons.append(again, " ");
   }
   const back = button(t("web_back_lobby"), () => leave());
   back.id = "back-lobby";
   buttons.append(back);
   parts.push(buttons);
-  openDialog(parts, title.textContent);
+  openDialog(parts, title.textContent);  // drawn again at each state: an offer shows live
   $("dialog").dataset.kind = "over";
 }
 

@@ -1,7 +1,7 @@
 // The one text catalog (rebelote.i18n), fetched from the server: no text lives here.
 export let lang = localStorage.getItem("rebelote-lang") ||
   (["fr", "es"].includes((navigator.language || "en").slice(0, 2)) ? navigator.language.slice(0, 2) : "en");
-let catalog = { texts: {}, reasons: {}, decks: {} };
+let catalog = { texts: {}, reasons: {}, decks: {}, spoken: {} };
 
 export async function loadTexts(chosen) {
   if (chosen) { lang = chosen; localStorage.setItem("rebelote-lang", lang); }
@@ -32,6 +32,10 @@ export const reason = (error) => (error.rule && catalog.reasons[error.rule]) || 
 
 /** A card's short label in a deck style (rebelote.decks), e.g. R♥, K♥, R🏆. */
 export const cardLabel = (card, style) => (catalog.decks[style] || catalog.decks.international || {})[card] || card;
+
+/** A card's spoken name in a deck (rebelote.i18n), for ARIA labels: "roi de cœur". */
+export const cardSpoken = (card, deck) => ((catalog.spoken || {})[deck] || {})[card] ||
+  cardLabel(card, deck === "pictures" ? "international" : deck);
 
 /** A rule option's value in words. */
 export function valueText(value) {
