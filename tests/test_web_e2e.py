@@ -290,6 +290,7 @@ def test_a_rematch_offer_reaches_the_other_player(server: str) -> None:
             ana.wait_for_timeout(20)
         assert bruno.is_visible("#game-result") and bruno.is_hidden("#rematch-offer")
         assert "offered" not in (bruno.get_attribute("#rematch", "class") or "")
+        assert ana.is_hidden("#hint") and bruno.is_hidden("#hint")  # nothing left to hint
         ana.click("#rematch")
         ana.wait_for_function(f"window.room.state.table !== '{first}'")
         bruno.wait_for_selector("#rematch-offer")  # live: the dialog is drawn again

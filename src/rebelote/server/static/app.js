@@ -364,7 +364,7 @@ function drawTable(s, { animating = false, noTrick = false }) {
   // the contract panel and the score
   drawContract(s);
   drawScore(s);
-  $("hint").hidden = !s.hints || waiting;
+  $("hint").hidden = !s.hints || waiting || s.seat < 0 || (s.winner !== null && s.winner !== undefined);  // nothing to decide after the game
   // status
   let status = "";
   if (waiting) status = t("web_waiting");
