@@ -339,3 +339,20 @@ def test_the_command_line_takes_a_budgeted_expert() -> None:
     bad = subprocess.run([sys.executable, "-m", "rebelote", "selfplay", "--hands", "1",
                           "--bots", "expert:0"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "expert:0" in bad.stderr
+
+
+def test_the_expert_can_solve_on_several_threads_without_leaving_them_behind() -> None:
+    """colver's search uses every core: the expert's solver may too (``threads``). A bot
+    is made per deal in a match: the solvers share one pool instead of one each."""
+    import threading
+
+    warm.warm_up()
+    assert make_bot("expert:30", 1).solver.threads == 1  # type: ignore[attr-defined]
+    before = threading.active_count()
+    for seed in range(30):
+        bot = make_bot("expert:30", seed, threads=2)
+        assert isinstance(bot, ExpertBot) and bot.solver.threads == 2
+        hand = _mid_hand(seed, 12)  # the fourth trick: worlds solved exactly
+        card = bot.choose(hand.view(hand.turn))
+        assert hand.legal_cards() >> card & 1 and bot.solved
+    assert threading.active_count() <= before + 2

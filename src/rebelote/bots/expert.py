@@ -494,7 +494,8 @@ class ExpertBot:
                  budget_s: float | None = None, min_samples: int = 6, solve_cards: int = 24,
                  rollouts_per_card: int = 64, weighted: bool = True,
                  bid_worlds: int | None = None, budget_ms: float | None = None,
-                 bid_budget_ms: float | None = None, misfit_weight: float = 1.0) -> None:
+                 bid_budget_ms: float | None = None, misfit_weight: float = 1.0,
+                 threads: int = 1) -> None:
         """``samples`` worlds per decision: a fixed number, so that a seed gives the same
         play on any machine; with ``budget_s`` the bot stops sampling when the time is up
         (after ``min_samples``) instead. ``budget_ms``: the anytime mode above. Bids
@@ -503,11 +504,13 @@ class ExpertBot:
         heuristic's model instead. ``misfit_weight``: in auction games, a world's weight
         is multiplied by it for each other seat's bid that the bidding model would not
         have made with that seat's hand there (:func:`auction_fit`; 1: the bids are not
-        read in card play)."""
+        read in card play). ``threads``: the solver's threads for one world's cards (the
+        kernel runs without the GIL): more worlds within a budget on a machine with cores
+        to spare, as colver's search uses every core."""
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError(f"budget_ms must be positive, not {budget_ms!r}")
         self.rng = random.Random(seed)
-        self.solver = Solver()
+        self.solver = Solver(threads)
         self.budget_ms = budget_ms
         self.bid_budget_ms = budget_ms if bid_budget_ms is None else bid_budget_ms
         self.heuristic: HeuristicBot
