@@ -331,10 +331,10 @@ class GroupCommit:
 
     Batches are written one at a time, in order. While one is written, the loop goes on
     with other work; a message handled meanwhile waits for the next batch, even one that
-    stored nothing (its answer may show actions still being written). A failed write is
-    a :class:`StorageFailure` given to the waiters of its batch, and to those of the
-    next batch, whose actions on the same tables were undone with it; its messages (the
-    tables' players told, the tables as stored) are delivered once."""
+    stored nothing (its answer may show actions still being written). A failed write
+    undoes its tables, with the actions taken on them meanwhile; its messages (the
+    tables' players told, the tables as stored) are delivered once, and whoever waited
+    drops the answers about undone tables (:meth:`TableService.undone`)."""
 
     def __init__(self, service: TableService,
                  deliver: Callable[[list[tuple[str, dict[str, Any]]]],
@@ -346,8 +346,6 @@ class GroupCommit:
         self._done: asyncio.Future[StorageFailure | None] | None = None
         """The batch being gathered: its waiters."""
         self._writing = False
-        self._carry: StorageFailure | None = None
-        """A failure the next batch's waiters hear of too."""
         self._lock: asyncio.Lock | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="writer")
@@ -358,8 +356,8 @@ class GroupCommit:
         return self._writing or self._done is not None
 
     async def flush(self) -> StorageFailure | None:
-        """Wait until everything handled so far is stored: None, or the failure that
-        undid some tables' actions (see :attr:`StorageFailure.tables`)."""
+        """Wait until everything handled so far is written: None, or the failure of the
+        batch it was in (whether an answer may be sent: :meth:`TableService.undone`)."""
         loop = asyncio.get_running_loop()
         if self._done is None:
             self._done = loop.create_future()
@@ -380,10 +378,9 @@ class GroupCommit:
                 done.set_exception(exc)
 
     async def _write(self) -> StorageFailure | None:
-        carry, self._carry = self._carry, None
         batch = self.service.take_pending()
         if not batch:
-            return carry
+            return None
         tables = self.service.tables_of(batch)
         started = time.perf_counter()
         self._writing = True
@@ -393,17 +390,12 @@ class GroupCommit:
         except Exception as exc:
             failure = self.service.not_stored(batch, exc)  # undone, on the loop
             asyncio.get_running_loop().create_task(self.deliver(failure.messages))
-            if self._done is not None:  # acted on tables just undone, while we wrote
-                self._carry = failure
-            if carry is None:
-                return failure
-            return StorageFailure(carry.tables | failure.tables,
-                                  carry.messages + failure.messages)
+            return failure
         finally:
             self._writing = False
             if self.watch is not None:
                 self.watch.note("commit", (time.perf_counter() - started) * 1e3)
-        return carry
+        return None
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
@@ -835,13 +827,12 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                         continue
                     out = service.handle(player, message, commit=False)
                     if service.uncommitted or group.busy:
-                        failure = await group.flush()
-                        if failure is not None:
-                            told = {p for p, _m in failure.messages}
-                            undone = [m for _p, m in out if m.get("table") in failure.tables]
-                            out = [(p, m) for p, m in out
-                                   if m.get("table") not in failure.tables]
-                            if undone and player not in told:
+                        before = service.snapshot(out)
+                        await group.flush()
+                        undone = service.undone(before)  # its players told by the group
+                        if undone:
+                            out = [(p, m) for p, m in out if m.get("table") not in undone]
+                            if not any(player in told for told in undone.values()):
                                 await send_to(websocket, error("storage", failure_text()))
                     bots.kick()
                     for recipient, answer in out:
@@ -885,9 +876,10 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             await asyncio.sleep(1.0)
             out = service.tick(commit=False)
             if service.uncommitted or group.busy:
-                failure = await group.flush()  # its players are told by the group
-                if failure is not None:
-                    out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
+                before = service.snapshot(out)
+                await group.flush()  # a failure's players are told by the group
+                undone = service.undone(before)
+                out = [(p, m) for p, m in out if m.get("table") not in undone]
             bots.kick()
             for recipient, answer in out:
                 await connections.send(recipient, answer)

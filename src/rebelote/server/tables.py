@@ -514,6 +514,21 @@ class TableService:
         self.store.append(batch)
         self.summaries.update(tables)
 
+    def snapshot(self, out: list[tuple[str, Message]]) -> dict[str, Table | None]:
+        """The tables that messages ``out`` speak of, as they are now: after a commit,
+        :meth:`undone` tells which of them a failed write has since undone."""
+        ids = {m["table"] for _p, m in out if isinstance(m.get("table"), str)}
+        return {t: self.tables.get(t) for t in ids}
+
+    def undone(self, snapshot: dict[str, Table | None]) -> dict[str, set[str]]:
+        """The tables of ``snapshot`` that a failed write has replaced by their stored
+        state (or removed) since, each with the players told of it then. Whatever batch
+        an action was written in, its answer is sent only if its table was not undone
+        meanwhile (an action taken on a table whose earlier write then failed stood on
+        actions that are not stored)."""
+        return {t: {p for p, _seat in table.listeners()} for t, table in snapshot.items()
+                if table is not None and self.tables.get(t) is not table}
+
     def not_stored(self, batch: list[tuple[str, int, str, dict[str, Any]]],
                    exc: BaseException) -> StorageFailure:
         """After a failed write of ``batch``: its tables back at their stored state (the
