@@ -356,3 +356,24 @@ def test_the_expert_can_solve_on_several_threads_without_leaving_them_behind() -
         card = bot.choose(hand.view(hand.turn))
         assert hand.legal_cards() >> card & 1 and bot.solved
     assert threading.active_count() <= before + 2
+
+
+def test_a_world_that_would_overrun_the_budget_is_given_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full deal's exact solve took 5 to 100 ms (more on a busy machine): with the
+    solver's speed known, a world that would end past 1.8 budgets is given up, and the
+    decision made from the worlds before it (here: none, the heuristic's card)."""
+    warm.warm_up()
+    monkeypatch.setattr(expert_module, "WORLD_MS_PRIOR", {(True, 8): 0.01, (False, 8): 0.01})
+    hand = _mid_hand(4, 1)  # the first trick: a world solved exactly is a whole deal
+    view = hand.view(hand.turn)
+    bot = ExpertBot(4, budget_ms=10)
+    bot._nodes_per_ms = 1.0  # as if this machine were very slow: 18 nodes a world
+    card = bot.choose(view)
+    assert hand.legal_cards() >> card & 1
+    assert bot.samples_used == 0 and bot.solved  # exact, and given up at once
+    assert bot._nodes_per_ms > 1.0  # it learned the solver's real speed meanwhile
+    fast = ExpertBot(4, budget_ms=10)
+    fast._nodes_per_ms = 1e9  # no cap in effect: the world is solved
+    fast.choose(view)
+    assert fast.samples_used >= 1

@@ -536,6 +536,8 @@ class ExpertBot:
         """Whether the last decision solved its worlds exactly (else rollouts)."""
         self._world_ms: dict[tuple[bool, int], float] = dict(WORLD_MS_PRIOR)
         """Expected ms of one world, by (solved exactly, cards left): learned as it plays."""
+        self._nodes_per_ms = NODES_PER_MS_PRIOR
+        """The solver's nodes per ms and thread here: learned as it plays, to cap a world."""
 
     def choose(self, view: SeatView) -> int:
         actions = actions_of(view)
@@ -606,7 +608,18 @@ class ExpertBot:
                 weight *= auction_fit(view, hands, self.misfit_weight)
             pos = position_from_view(view, hands, my_team)
             values: dict[Card, float]
-            if exact:
+            if exact and anytime:  # a world that would overrun the budget is given up
+                nodes = self.solver.stats[0]
+                cap_ms = (start + CAP_FACTOR * budget / 1000 - t) * 1000
+                solved = self.solver.move_values_within(
+                    pos, max(1, int(cap_ms * self._nodes_per_ms)))
+                took = max(1e-3, (time.perf_counter() - t) * 1000)
+                rate = (self.solver.stats[0] - nodes) / took / self.solver.threads
+                self._nodes_per_ms = 0.7 * self._nodes_per_ms + 0.3 * rate
+                if solved is None:
+                    break
+                values = {c: float(v) for c, v in solved.items()}
+            elif exact:
                 values = {c: float(v) for c, v in self.solver.move_values(pos).items()}
             else:
                 seed = self.rng.getrandbits(31)
@@ -636,6 +649,13 @@ MIN_WORLDS = 6
 the best card may be declared clear only after this many."""
 MAX_WORLDS = 4000
 """Anytime mode: a cap on the worlds of one decision (distinct deals run out anyway)."""
+CAP_FACTOR = 1.8
+"""Anytime mode: a world solved exactly is given up (and the decision made from the
+worlds so far) if it would end past this many budgets from the decision's start (the
+worlds' costs vary: a full deal's solve took 5 to 100 ms)."""
+NODES_PER_MS_PRIOR = 2000.0
+"""Anytime mode: the solver's first guess of nodes per ms and thread (1,750 per CPU ms
+measured on full deals on this machine under load; more when quiet)."""
 CLEAR_Z = 3.0
 """Anytime mode: stop early once the best card is this many standard errors ahead."""
 WORLD_MS_PRIOR: dict[tuple[bool, int], float] = {
