@@ -377,3 +377,28 @@ def test_a_world_that_would_overrun_the_budget_is_given_up(
     fast._nodes_per_ms = 1e9  # no cap in effect: the world is solved
     fast.choose(view)
     assert fast.samples_used >= 1
+
+
+def test_a_bid_whose_solve_would_overrun_the_budget_falls_back_on_the_model() -> None:
+    """A sampled deal's solve is given up past 1.8 budgets: the call is then the model's
+    (or the last pass's), never a decision that overruns its budget many times."""
+    warm.warm_up()
+    rng = random.Random(21)
+    capped = given_up = 0
+    for i in range(12):
+        hand = HandState.new(Rules.contree(), i % 4, rng)
+        view = hand.view(hand.turn)
+        slow = ExpertBot(seed=3, budget_ms=50)
+        bidder = slow.heuristic
+        assert isinstance(bidder, SampledBidder)
+        bidder._nodes_per_ms = 0.01  # as if the solver crawled: every solve is given up
+        call = slow.choose(view)
+        assert call in view.legal_actions and bidder._cap == math.inf  # and reset after
+        free = ExpertBot(seed=3, budget_ms=50)
+        free.choose(view)
+        assert isinstance(free.heuristic, SampledBidder)
+        if free.heuristic._solves:  # a close call that solves deals
+            capped += 1
+            given_up += bidder._solves == 0
+            assert bidder._nodes_per_ms > 0.01  # it learned the real speed
+    assert capped >= 2 and given_up == capped, (capped, given_up)

@@ -146,16 +146,31 @@ class Solver:
     def value(self, pos: Position) -> int:
         """The raw value (card points of ``max_team`` from now on, dix de der and capot
         bonus included) with best play by everyone."""
-        return int(k.solve_window(*_state(pos), pos.params, self.table,
-                                  self._next_generation(), self.stats, -1,
-                                  *k.new_heuristics()))
+        value = self.value_within(pos, None)
+        assert value is not None
+        return value
+
+    def value_within(self, pos: Position, nodes: int | None) -> int | None:
+        """:meth:`value`, or None past ``nodes`` nodes (None: no limit)."""
+        _limit(self.stats, nodes)
+        g = int(k.solve_window(*_state(pos), pos.params, self.table,
+                               self._next_generation(), self.stats, -1,
+                               *k.new_heuristics()))
+        return None if _unlimit(self.stats) else g
 
     def at_least(self, pos: Position, target: int) -> bool:
         """Whether the raw value is ``target`` or more: one null-window search, much
         cheaper than the exact value when only a threshold matters (a contract made)."""
+        reached = self.at_least_within(pos, target, None)
+        assert reached is not None
+        return reached
+
+    def at_least_within(self, pos: Position, target: int, nodes: int | None) -> bool | None:
+        """:meth:`at_least`, or None past ``nodes`` nodes (None: no limit)."""
+        _limit(self.stats, nodes)
         g = k.search(*_state(pos), target - 1, target, pos.params, self.table,
                      self._next_generation(), self.stats, *k.new_heuristics())
-        return int(g) >= target
+        return None if _unlimit(self.stats) else int(g) >= target
 
     def move_values(self, pos: Position) -> dict[Card, int]:
         """The raw value of each legal card of the player to move. Equivalent cards (a
