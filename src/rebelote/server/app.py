@@ -511,23 +511,24 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     dummy_hash: list[str] = []
     session_cache: dict[str, tuple[str, float]] = {}
 
-    def who(conn: HTTPConnection) -> tuple[str, str] | None:
-        """(player, nickname) of the connection's live session, if any."""
+    async def who(conn: HTTPConnection) -> tuple[str, str] | None:
+        """(player, nickname) of the connection's live session, if any (the database
+        asked in a thread: with the writer thread writing, SQLite may make it wait)."""
         sid = conn.session.get("sid")
         if not isinstance(sid, str):
             return None
         cached = session_cache.get(sid)
         if cached is None or time.monotonic() - cached[1] > 5.0:
-            player = store.session_player(sid)
+            player = await asyncio.to_thread(store.session_player, sid)
             if player is None:
                 session_cache.pop(sid, None)
                 return None
             cached = session_cache[sid] = (player, time.monotonic())
         return cached[0], service.names.get(cached[0], cached[0])
 
-    def sign_in(request: Request, player: str, nickname: str) -> Response:
+    async def sign_in(request: Request, player: str, nickname: str) -> Response:
         sid = secrets.token_urlsafe(24)
-        store.add_session(sid, player)
+        await asyncio.to_thread(store.add_session, sid, player)
         service.names[player] = nickname
         request.session.clear()
         request.session["sid"] = sid
@@ -555,10 +556,10 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                                f"at most {settings.guests_per_hour} new guests an hour from "
                                "one address: play on as the guest you are, or sign in")
         player = "guest-" + secrets.token_hex(6)
-        if not store.add_player(player, nickname, name_key(nickname)):
+        if not await asyncio.to_thread(store.add_player, player, nickname, name_key(nickname)):
             return _json_error(409, "name_taken",
                                f"the name {nickname!r} (or one that looks the same) is taken")
-        return sign_in(request, player, nickname)
+        return await sign_in(request, player, nickname)
 
     async def credentials(request: Request, new: bool) -> tuple[str, str] | Response:
         try:
@@ -586,10 +587,11 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             hashed = await work.run("auth", hasher.hash, password)
         except Busy as exc:
             return _json_error(503, "busy", str(exc))
-        if not store.add_account(account, name, hashed, name_key(name)):
+        if not await asyncio.to_thread(store.add_account, account, name, hashed,
+                                       name_key(name)):
             return _json_error(409, "name_taken",
                                f"the name {name!r} (or one that looks the same) is taken")
-        return sign_in(request, account, name)
+        return await sign_in(request, account, name)
 
     async def login(request: Request) -> Response:
         got = await credentials(request, new=False)
@@ -604,7 +606,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                                           f"{wait:.0f} s", "code": "too_many",
                                  "retry_after": round(wait, 1)}, 429,
                                 headers={"retry-after": str(int(wait) + 1)})
-        found = store.account(name, key)
+        found = await asyncio.to_thread(store.account, name, key)
         try:
             if not dummy_hash:
                 dummy_hash.append(await work.run("auth", hasher.hash,
@@ -622,8 +624,9 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         throttle.succeeded("name:" + key)
         if hasher.check_needs_rehash(found[1]):
             rehashed = await work.run("auth", hasher.hash, password)
-            store.set_password_hash(found[0], rehashed)
-        return sign_in(request, found[0], store.account_name(found[0]) or name)
+            await asyncio.to_thread(store.set_password_hash, found[0], rehashed)
+        nickname = await asyncio.to_thread(store.account_name, found[0])
+        return await sign_in(request, found[0], nickname or name)
 
     async def logout(request: Request) -> Response:
         everywhere = False
@@ -631,16 +634,16 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             body = parse_json(await request.body() or b"{}")
             everywhere = isinstance(body, dict) and body.get("everywhere") is True
         sid = request.session.get("sid")
-        current = who(request)
+        current = await who(request)
         if isinstance(sid, str):
             if everywhere and current is not None:
-                store.revoke_sessions(player=current[0])
+                await asyncio.to_thread(store.revoke_sessions, player=current[0])
                 for key, (player, _t) in list(session_cache.items()):
                     if player == current[0]:
                         del session_cache[key]
                 await connections.close_sessions(None, current[0])
             else:
-                store.revoke_sessions(token=sid)
+                await asyncio.to_thread(store.revoke_sessions, token=sid)
                 session_cache.pop(sid, None)
                 if current is not None:
                     await connections.close_sessions({sid}, current[0])
@@ -649,7 +652,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def session(request: Request) -> Response:
         """Who you are, or nobody (always 200: a new visitor's page logs no error)."""
-        current = who(request)
+        current = await who(request)
         return JSONResponse({"player": None if current is None else current[0],
                              "nickname": None if current is None else current[1]})
 
@@ -673,7 +676,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                             headers={"cache-control": "public, max-age=604800"})
 
     async def me(request: Request) -> Response:
-        current = who(request)
+        current = await who(request)
         if current is None:
             return _json_error(401, "not_signed_in", "not signed in")
         return JSONResponse({"player": current[0], "nickname": current[1]})
@@ -696,13 +699,13 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             return JSONResponse(await cluster.lobby())
         return JSONResponse(service.public_tables())
 
-    def viewer(request: Request) -> str | None:
-        current = who(request)
+    async def viewer(request: Request) -> str | None:
+        current = await who(request)
         return None if current is None else current[0]
 
     async def record(request: Request) -> Response:
         try:
-            data = service.finished_record(request.path_params["table"], viewer(request),
+            data = service.finished_record(request.path_params["table"], await viewer(request),
                                            request.query_params.get("invite"))
         except ServiceError as exc:
             return JSONResponse({"error": str(exc), "code": exc.code},
@@ -723,7 +726,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def history(request: Request) -> Response:
         try:
-            return JSONResponse(service.history(request.path_params["table"], viewer(request),
+            return JSONResponse(service.history(request.path_params["table"], await viewer(request),
                                                 request.query_params.get("invite")))
         except ServiceError as exc:
             return JSONResponse({"error": str(exc), "code": exc.code},
@@ -733,7 +736,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         return FileResponse(STATIC / "replay.html")
 
     async def stats(request: Request) -> Response:
-        player = request.query_params.get("player") or viewer(request)
+        player = request.query_params.get("player") or await viewer(request)
         if not player:
             return JSONResponse({"error": "whose statistics? sign in or give ?player="}, 400)
         try:
@@ -776,7 +779,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         return {"type": "error", "code": code, "message": text}
 
     async def socket(websocket: WebSocket) -> None:
-        current = who(websocket)
+        current = await who(websocket)
         if current is None:
             await websocket.close(code=4401)
             return
