@@ -379,6 +379,10 @@ class GroupCommit:
 
     async def _write(self) -> StorageFailure | None:
         batch = self.service.take_pending()
+        absences, self.service.absences = self.service.absences, {}
+        if absences:  # stand-in timers (a failure is logged, never refuses an action)
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer, self.service.store_absences, absences)
         if not batch:
             return None
         tables = self.service.tables_of(batch)
@@ -483,6 +487,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     store = Store(settings.database_url, migrate=settings.migrate)
     service = TableService(store, seed=seed, load_all=redis_url is None)
     service.defer_bots = True
+    service.defer_absences = True
     work = work or OffLoop()
     watch = LoopWatch()
     connections = Connections()
@@ -878,7 +883,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         while True:
             await asyncio.sleep(1.0)
             out = service.tick(commit=False)
-            if service.uncommitted or group.busy:
+            if service.uncommitted or service.absences or group.busy:
                 before = service.snapshot(out)
                 await group.flush()  # a failure's players are told by the group
                 undone = service.undone(before)
@@ -919,7 +924,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             checkpointing.cancel()
             await bots.stop()
             with contextlib.suppress(Exception):  # the last batch written, if any
-                if service.uncommitted or group.busy:
+                if service.uncommitted or service.absences or group.busy:
                     await group.flush()
             group.close()
             work.close()

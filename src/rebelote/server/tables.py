@@ -336,6 +336,11 @@ class TableService:
         self.created_at: dict[str, list[float]] = {}
         """When each player created tables lately (the creation rate limit)."""
         self._pending: list[tuple[str, int, str, dict[str, Any]]] = []
+        self.defer_absences = False
+        """Set by the web layer: stand-in timers are written with the next batch of
+        actions (by its writer thread), not at once on the event loop."""
+        self.absences: dict[tuple[str, int], float | None] = {}
+        """Stand-in timers to write: (table, seat) -> since (wall clock) or None."""
         self.summaries = Summaries(store)
         """Statistics and ratings, counted as hands and games finish."""
         self.lobby_watchers: set[str] = set()
@@ -959,10 +964,22 @@ class TableService:
         """Keep a stand-in timer in the store (wall-clock time), so that it survives a
         restart; a failure to write it is logged (the timer still runs here)."""
         wall = None if since is None else time.time() - (self.clock() - since)
+        if self.defer_absences:
+            self.absences[table.id, seat] = wall
+            return
         try:
             self.store.set_absence(table.id, seat, wall)
         except Exception as exc:
             log.warning("could not store the absence at table %s: %s", table.id, exc)
+
+    def store_absences(self, absences: dict[tuple[str, int], float | None]) -> None:
+        """Write stand-in timers taken from :attr:`absences` (the writer thread does,
+        with a batch); a failure is logged (the timers still run here)."""
+        for (table_id, seat), wall in absences.items():
+            try:
+                self.store.set_absence(table_id, seat, wall)
+            except Exception as exc:
+                log.warning("could not store the absence at table %s: %s", table_id, exc)
 
     def disconnected(self, player: str) -> None:
         """``player`` has no open connection left: if he is not back within
