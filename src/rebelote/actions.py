@@ -43,9 +43,10 @@ CAPOT_VALUE: Final = 250
 """A capot bid's default value (``Rules.capot_bid_value`` may say 500)."""
 _LAST_BID: Final = BID_BASE + CAPOT_LEVEL * 6 + ALL_TRUMP
 
-_CALL_NAMES: Final = {PASS: "pass", TAKE: "take", CALL_SPADES: "S", CALL_SPADES + 1: "H",
-                      CALL_SPADES + 2: "D", CALL_SPADES + 3: "C", CALL_NO_TRUMP: "SA",
-                      CALL_ALL_TRUMP: "TA", COINCHE: "coinche", SURCOINCHE: "surcoinche"}
+CALL_NAMES: Final = {PASS: "pass", TAKE: "take", CALL_SPADES: "S", CALL_SPADES + 1: "H",
+                     CALL_SPADES + 2: "D", CALL_SPADES + 3: "C", CALL_NO_TRUMP: "SA",
+                     CALL_ALL_TRUMP: "TA", COINCHE: "coinche", SURCOINCHE: "surcoinche"}
+"""The record notation of each call that is not a bid."""
 _CONTRACT_TEXTS: Final = ("s", "h", "d", "c", "sa", "ta", "♠", "♥", "♦", "♣")
 
 
@@ -113,7 +114,7 @@ def action_name(action: int) -> str:
         level, contract = bid_of(action)
         return ("capot" if level == CAPOT_LEVEL else str(BID_VALUES[level])) + mode_name(contract)
     try:
-        return _CALL_NAMES[action]
+        return CALL_NAMES[action]
     except (KeyError, TypeError):
         raise ValueError(f"{action!r} is not an action") from None
 

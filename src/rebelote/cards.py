@@ -203,6 +203,19 @@ WIN_VALUE: Final = tuple(_win_table(m) for m in MODES)
 """``WIN_VALUE[mode][card]``: trick strength; a trump is >= 16."""
 
 
+HELD_SUITS: Final = (SPADES, HEARTS, CLUBS, DIAMONDS)
+"""The suits in the order a hand is held: the colours alternate."""
+
+
+def held_order(mask: CardSet, contract: int = NO_CONTRACT) -> list[Card]:
+    """The cards of ``mask`` as a player holds them: by suit (colours alternating, the
+    trump suit first), the strongest first within each suit under ``contract``
+    (:data:`NO_CONTRACT` before one is known: the plain order)."""
+    win = WIN_VALUE[contract if contract >= 0 else NO_TRUMP]
+    suits = sorted(HELD_SUITS, key=lambda s: (s != contract, HELD_SUITS.index(s)))
+    return sorted(cards_of(mask), key=lambda c: (suits.index(c >> 3), -win[c]))
+
+
 def points_table(mode: int, all_trump_points: str = "scaled") -> tuple[int, ...]:
     """Card points of each card under ``mode`` (tout atout per RULES.md §1 option)."""
     return _POINTS_TABLES[mode, all_trump_points]

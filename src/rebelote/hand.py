@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from rebelote.actions import (
-    _CALL_NAMES,
     BID_BASE,
     BID_VALUES,
     CALL_ALL_TRUMP,
+    CALL_NAMES,
     CALL_NO_TRUMP,
     CALL_SPADES,
     CAPOT_LEVEL,
@@ -516,6 +516,27 @@ class HandState(AuctionGameBidding):
         return self.phase == OVER and self.taker < 0
 
     @property
+    def stock(self) -> tuple[Card, ...] | None:
+        """Classic: the cards kept back for the completion, in dealing order, while the
+        auction goes on; None once dealt (or when the record gave each seat's cards)."""
+        return tuple(self._stock) if self._stock is not None and self.phase == AUCTION \
+            else None
+
+    def gathered_cards(self) -> list[Card]:
+        """A voided hand's cards as they are picked up for the next deal (the cut keeps
+        this order): each seat's cards, those face down in découverte, the retourne, the
+        cards not dealt."""
+        cards: list[Card] = []
+        for seat in range(self.n):
+            cards.extend(cards_of(self.dealt[seat] | self.initial[seat]))
+            cards.extend(self._covered[seat].values())
+        if self.retourne >= 0:
+            cards.append(self.retourne)
+        if self._stock is not None:
+            cards.extend(self._stock)
+        return cards
+
+    @property
     def trick_number(self) -> int:
         """Tricks completed so far (0..8)."""
         return len(self.trick_winners)
@@ -583,7 +604,7 @@ class HandState(AuctionGameBidding):
     def call(self, action: int, seat: int | None = None) -> None:
         """Make a call in the auction; raise if it is not allowed now."""
         if self.phase != AUCTION:
-            raise WrongPhase(f"{action_name(action) if action in _CALL_NAMES else action!r} "
+            raise WrongPhase(f"{action_name(action) if action in CALL_NAMES else action!r} "
                              "is a call, but the auction is over", rule="calls only in the auction")
         if seat is not None and seat != self.turn:
             raise NotYourTurn(f"seat {seat} cannot call: it is seat {self.turn}'s turn to speak")
@@ -591,7 +612,7 @@ class HandState(AuctionGameBidding):
             self._auction_call(action)
             return
         if action not in self.legal_calls():
-            name = _CALL_NAMES.get(action, repr(action))
+            name = CALL_NAMES.get(action, repr(action))
             if action == TAKE:
                 raise IllegalCall("'take' is only for round 1; in round 2 name a suit",
                                   rule="round 2 names a suit")

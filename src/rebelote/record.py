@@ -87,8 +87,9 @@ def hand_to_json(hand: HandState) -> dict[str, Any]:
     out["cards"] = cards
     if hand.retourne >= 0:
         out["retourne"] = card_name(hand.retourne)
-    if hand.phase == AUCTION and hand._stock is not None:
-        out["stock"] = [card_name(c) for c in hand._stock]  # the auction is going on
+    stock = hand.stock
+    if stock is not None:
+        out["stock"] = [card_name(c) for c in stock]  # the auction is going on
     if hand.calls or hand.taker < 0:
         out["auction"] = [action_name(a) for a in hand.calls]
     else:

@@ -412,7 +412,7 @@ class TableService:
                     return self._restore(stored[0])
                 except Exception:
                     raise ServiceError("unavailable", UNAVAILABLE) from None
-        return self._table(table_id)
+        return self.running_table(table_id)
 
     def every_table(self) -> list[Table]:
         """Every table of the platform, for statistics (from the store when other
@@ -542,7 +542,7 @@ class TableService:
                     (player, view_message(table, 0 if seat is None else seat, self.names,
                                           self.clock())),
                     *self._lobby_news()]
-        table = self._table(message.get("table"))
+        table = self.running_table(message.get("table"))
         lobby_changes = kind in ("join", "bots", "leave", "rematch")
         if kind == "join":
             self._check_invite(table, player, message)
@@ -590,7 +590,8 @@ class TableService:
                 and message.get("invite") != table.options["invite"]):
             raise ServiceError("private", "this table is private: join by its invite link")
 
-    def _table(self, table_id: Any) -> Table:
+    def running_table(self, table_id: Any) -> Table:
+        """The table ``table_id`` this service runs (ServiceError if none, or quarantined)."""
         if isinstance(table_id, str) and table_id in self.quarantined:
             raise ServiceError("unavailable", UNAVAILABLE)
         if not isinstance(table_id, str) or table_id not in self.tables:
@@ -726,7 +727,7 @@ class TableService:
                 if other.options.get("rematch_of") == table.id:
                     new_id = table.options["rematch"] = other.id
         if new_id is not None:
-            new = self._table(new_id)
+            new = self.running_table(new_id)
             if new.seat_of(player) is None:
                 self.join(new, player, seat)
             return new
@@ -1041,9 +1042,6 @@ class TableService:
                                                          strict=True) if hand.is_over]
         record["players"] = [seat_label(who, self.names) for who in table.seats]
         return record
-
-    def _side_of(self, table: Table, seat: int) -> int:
-        return seat & 1 if table.rules.players == 4 else seat
 
     def stats(self, player: str) -> Message:
         """A player's record: games and wins, hands played, contracts taken and made,
