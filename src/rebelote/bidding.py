@@ -1,12 +1,14 @@
 """The auction of the auction games (coinche, contrée, acorralada; RULES.md §4): bids
 80..160 and capot, coinche and surcoinche (contra, recontra), the acorralada raise.
 
-A part of :class:`~rebelote.hand.HandState`: the referee's state holds the fields, this
-class the rules of the auction games' bidding, in its four stages.
+A part of :class:`~rebelote.hand.HandState` (see :mod:`rebelote.auction`): the hand's
+slots hold the fields, this class the rules of the auction games' deal and bidding, in
+its four stages.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from rebelote.actions import (
@@ -15,14 +17,16 @@ from rebelote.actions import (
     COINCHE,
     PASS,
     SURCOINCHE,
+    Contract,
     action_name,
     bid_action,
     bid_of,
+    bid_value,
 )
-from rebelote.cards import ALL_TRUMP, NO_TRUMP, CardSet, mode_name
+from rebelote.auction import AuctionPart
+from rebelote.cards import ALL_TRUMP, NO_TRUMP, Card, CardSet, mode_name
 from rebelote.errors import IllegalCall
 from rebelote.phases import OVER
-from rebelote.rules import Rules
 from rebelote.tricks import team_of
 
 BIDDING: Final = 0
@@ -35,32 +39,49 @@ AFTER_COINCHE: Final = 3
 """A coinche froze the bidding: the bidders may surcoinche while the others speak."""
 
 
-class AuctionGameBidding:
-    """The auction games' calls: which are open, and what each one does."""
+class AuctionGameBidding(AuctionPart):
+    """The auction games' deal (8 cards each, in the rules' packets) and calls: which
+    are open, and what each one does."""
 
     if not TYPE_CHECKING:  # the fields are the referee's slots
         __slots__ = ()
 
-    rules: Rules
-    calls: list[int]
-    turn: int
-    phase: int
     mode: int
     bidder: int
     bid_level: int
     double: int
     coinched_by: int
     surcoinched_by: int
-    taker: int
-    hands: list[CardSet]
+    first: int
+    initial: list[CardSet]
+    dealt: list[CardSet]
     _stage: int
     _passes: int
     _after_coinche: int
 
-    def _start_play(self, hands: list[CardSet], mode: int) -> None:
-        raise NotImplementedError  # the referee's: the play begins
+    def _deal_deck(self, deck: Sequence[Card]) -> None:
+        n = self.n
+        first = self.first
+        initial = [0] * n
+        i = 0
+        for packet in (int(p) for p in self.rules.auction_deal.split("-")):
+            for k in range(n):
+                seat = (first + k) % n
+                for c in deck[i:i + packet]:
+                    initial[seat] |= 1 << c
+                i += packet
+        self.initial = initial
+        self.hands = initial[:]
+        self.dealt = initial[:]
 
-    def _auction_calls(self) -> list[int]:
+    def _contract_so_far(self) -> Contract | None:
+        if self.bidder < 0:
+            return None
+        return Contract(self.bidder, self.mode, self.bid_level,
+                        bid_value(self.bid_level, self.rules.capot_bid_value), self.double,
+                        self.coinched_by, self.surcoinched_by, self.taker >= 0)
+
+    def _open_calls(self) -> list[int]:
         stage = self._stage
         bidding_team = team_of(self.turn) == team_of(self.bidder)
         if stage == AFTER_COINCHE:
@@ -82,8 +103,8 @@ class AuctionGameBidding:
             calls.append(COINCHE)
         return calls
 
-    def _auction_call(self, action: int) -> None:
-        if action not in self._auction_calls():
+    def _make_call(self, action: int) -> None:
+        if action not in self.legal_calls():
             raise self._auction_error(action)
         caller = self.turn
         self.calls.append(action)
