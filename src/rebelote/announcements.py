@@ -28,6 +28,7 @@ from rebelote.cards import (
     format_cards,
 )
 from rebelote.errors import IllegalAnnouncement
+from rebelote.tricks import team_of
 
 CARRE_POINTS: Final = {JACK: 200, NINE: 150, ACE: 100, TEN: 100, KING: 100, QUEEN: 100}
 # Carrés compare J > 9 > A > 10 > K > Q.
@@ -189,7 +190,7 @@ def best_team(
         seat = (first_hand + offset) % 4
         for ann in declared[seat]:
             key = ann.strength(trump, trump_sequence_wins)
-            team = seat & 1
+            team = team_of(seat)
             current = best[team]
             if current is None or key > current[0]:
                 best[team] = (key, offset)
@@ -203,7 +204,7 @@ def best_team(
     if a[0] != b[0]:
         return 0 if a[0] > b[0] else 1
     if tie_rule == "takers":
-        return taker & 1
+        return team_of(taker)
     if tie_rule == "first_hand":
         return 0 if a[1] < b[1] else 1
     return None

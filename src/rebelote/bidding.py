@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from rebelote.actions import (
-    BID_BASE,
     CAPOT_LEVEL,
     COINCHE,
     PASS,
@@ -22,9 +21,10 @@ from rebelote.actions import (
     bid_action,
     bid_of,
     bid_value,
+    is_bid,
 )
 from rebelote.auction import AuctionPart
-from rebelote.cards import ALL_TRUMP, NO_TRUMP, Card, CardSet, mode_name
+from rebelote.cards import ALL_TRUMP, NO_TRUMP, SUITS, Card, CardSet, contract_name
 from rebelote.errors import IllegalCall
 from rebelote.phases import OVER
 from rebelote.tricks import team_of
@@ -46,7 +46,7 @@ class AuctionGameBidding(AuctionPart):
     if not TYPE_CHECKING:  # the fields are the referee's slots
         __slots__ = ()
 
-    mode: int
+    contract: int
     bidder: int
     bid_level: int
     double: int
@@ -77,7 +77,7 @@ class AuctionGameBidding(AuctionPart):
     def _contract_so_far(self) -> Contract | None:
         if self.bidder < 0:
             return None
-        return Contract(self.bidder, self.mode, self.bid_level,
+        return Contract(self.bidder, self.contract, self.bid_level,
                         bid_value(self.bid_level, self.rules.capot_bid_value), self.double,
                         self.coinched_by, self.surcoinched_by, self.taker >= 0)
 
@@ -89,16 +89,16 @@ class AuctionGameBidding(AuctionPart):
         if stage == CONTRA:
             return [PASS, COINCHE]
         if stage == RAISE:  # the winning bidder may raise once, in his suit
-            return [PASS] + [bid_action(level, self.mode)
+            return [PASS] + [bid_action(level, self.contract)
                              for level in range(self.bid_level + 1, CAPOT_LEVEL + 1)]
-        modes = [0, 1, 2, 3]
+        contracts = list(SUITS)
         if self.rules.auction_no_trump:
-            modes.append(NO_TRUMP)
+            contracts.append(NO_TRUMP)
         if self.rules.auction_all_trump:
-            modes.append(ALL_TRUMP)
+            contracts.append(ALL_TRUMP)
         calls = [PASS]
         for level in range(self.bid_level + 1, CAPOT_LEVEL + 1):
-            calls.extend(BID_BASE + level * 6 + m for m in modes)
+            calls.extend(bid_action(level, c) for c in contracts)
         if self.bidder >= 0 and not bidding_team and not self.rules.raise_after_passes:
             calls.append(COINCHE)
         return calls
@@ -154,14 +154,14 @@ class AuctionGameBidding(AuctionPart):
             self._stage = AFTER_COINCHE
             self.turn = nxt
         else:
-            self.bid_level, self.mode = bid_of(action)
+            self.bid_level, self.contract = bid_of(action)
             self.bidder = caller
             self._passes = 0
             self.turn = nxt
 
     def _finish_auction(self) -> None:
         self.taker = self.bidder
-        self._start_play(self.hands, self.mode)
+        self._start_play(self.hands, self.contract)
 
     def _auction_error(self, action: int) -> IllegalCall:
         try:
@@ -185,20 +185,20 @@ class AuctionGameBidding(AuctionPart):
                                    rule="contra after the bidding")
             return IllegalCall(f"seat {self.turn} cannot coinche its own team's bid",
                                rule="coinche by the opponents")
-        if action >= BID_BASE and stage in (AFTER_COINCHE, CONTRA):
+        if is_bid(action) and stage in (AFTER_COINCHE, CONTRA):
             return IllegalCall(f"{name}: a coinche freezes the auction"
                                if stage == AFTER_COINCHE else
                                f"{name}: the bidding is over", rule="auction frozen")
-        if action >= BID_BASE:
-            level, mode = bid_of(action)
+        if is_bid(action):
+            level, contract = bid_of(action)
             if level <= self.bid_level:
                 return IllegalCall(f"{name} is not higher than the last bid "
-                                   f"{action_name(bid_action(self.bid_level, self.mode))}",
+                                   f"{action_name(bid_action(self.bid_level, self.contract))}",
                                    rule="bid higher than the last")
-            if stage == RAISE and mode != self.mode:
+            if stage == RAISE and contract != self.contract:
                 return IllegalCall(f"{name}: a raise keeps the suit "
-                                   f"{mode_name(self.mode)}", rule="raise in the same suit")
-            return IllegalCall(f"{name}: {mode_name(mode)} cannot be bid under these rules",
+                                   f"{contract_name(self.contract)}", rule="raise in the same suit")
+            return IllegalCall(f"{name}: {contract_name(contract)} cannot be bid under these rules",
                                rule="SA/TA option")
         return IllegalCall(f"{name} is not a call of this auction (pass, a bid such as "
                            "80H or capotS, coinche, surcoinche)", rule="auction")

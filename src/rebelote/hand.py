@@ -42,7 +42,7 @@ from rebelote.actions import (
 )
 from rebelote.auction import AuctionPart
 from rebelote.bidding import BIDDING, AuctionGameBidding
-from rebelote.cards import Card, CardSet, card_name, cards_of, mode_name
+from rebelote.cards import CONTRACTS, Card, CardSet, card_name, cards_of, contract_name
 from rebelote.deal import check_deal, check_deck, deal_deck, deck_for
 from rebelote.errors import IllegalCall, WrongPhase
 from rebelote.phases import AUCTION, OVER, PLAY
@@ -114,6 +114,7 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
         "calls",
         "card_points",
         "coinched_by",
+        "contract",
         "dealer",
         "dealt",
         "double",
@@ -122,7 +123,6 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
         "initial",
         "layout",
         "led",
-        "mode",
         "n",
         "phase",
         "played",
@@ -151,7 +151,9 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
     retourne: Card
     calls: list[int]
     taker: int
-    mode: int
+    contract: int
+    """The contract's kind: a trump suit 0..3, ``NO_TRUMP`` (SA) or ``ALL_TRUMP`` (TA); -1
+    before it is known (auction games: the highest bid's while they bid)."""
     phase: int
     turn: int
     trick: list[Card]
@@ -293,7 +295,7 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
         check_deal(cards, n, allow_five=False, retourne=-1)
         if taker not in range(n):
             raise IllegalCall(f"the taker must be a seat 0..{n - 1}, not {taker!r}")
-        if mode not in range(6):
+        if mode not in CONTRACTS:
             raise IllegalCall(f"the contract suit must be S, H, D, C, SA or TA, not {mode!r}")
         if retourne >= 0 and not any(c == retourne for c in cards[taker]):
             raise IllegalCall(f"the retourne {card_name(retourne)} must be in the taker's hand")
@@ -347,7 +349,7 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
         self._retourne_holder = -1
         self.calls = []
         self.taker = -1
-        self.mode = -1
+        self.contract = -1
         self.phase = AUCTION
         self.turn = self.first
         self.trick = []
@@ -424,7 +426,7 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
         o.initial = self.initial[:]
         o.layout = self.layout
         o.led = self.led
-        o.mode = self.mode
+        o.contract = self.contract
         o.n = self.n
         o.phase = self.phase
         o.played = self.played[:]
@@ -506,6 +508,11 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
         else:
             self.call(action, seat)
 
+    @property
+    def mode(self) -> int:
+        """:attr:`contract` by its former name (kept for existing callers)."""
+        return self.contract
+
     # -- scoring ----------------------------------------------------------------------
 
     def capot_team(self) -> int | None:
@@ -529,7 +536,7 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
         a, b = self.card_points
         if self.taker < 0:
             return a, b
-        return scaled_pair((a, b), self.mode, self.rules.all_trump_points,
+        return scaled_pair((a, b), self.contract, self.rules.all_trump_points,
                            self._team[self.taker])
 
     def score(self, reserve: int = 0) -> HandScore:
@@ -559,7 +566,7 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
 
     def contract_name(self) -> str:
         """``S H D C SA TA`` once taken, else ``""``."""
-        return mode_name(self.mode) if self.mode >= 0 else ""
+        return contract_name(self.contract) if self.contract >= 0 else ""
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know: its own cards and everything public."""

@@ -25,6 +25,7 @@ from rebelote.cards import (
     Card,
     CardSet,
     card_name,
+    has_trump_suit,
     points_table,
 )
 from rebelote.errors import CardNotInHand, IllegalAnnouncement, IllegalPlay, NotYourTurn, WrongPhase
@@ -52,7 +53,7 @@ class TrickPlay:
     phase: int
     turn: int
     taker: int
-    mode: int
+    contract: int
     hands: list[CardSet]
     dealt: list[CardSet]
     trick: list[Card]
@@ -96,7 +97,7 @@ class TrickPlay:
         self._team = [side_of(s, self.n, self.taker) for s in range(self.n)]
         self._strength = STRENGTH[contract]
         self._points = points_table(contract, self.rules.all_trump_points)
-        self.mode = contract
+        self.contract = contract
         self.phase = PLAY
         self.turn = self.first
         suits: tuple[int, ...]
@@ -126,7 +127,7 @@ class TrickPlay:
         if not self.trick:  # leading: any card
             return self.hands[turn]
         rules = self.rules
-        return legal_against(self.hands[turn], self.led, self.best_card, self.mode,
+        return legal_against(self.hands[turn], self.led, self.best_card, self.contract,
                              self._partner[turn] == self.best_seat, rules.undertrump,
                              rules.partner_master_free)
 
@@ -227,7 +228,7 @@ class TrickPlay:
         led = self.led
         suit = card >> 3
         follow = hand & SUIT_MASK[led]
-        trump_like = led == self.mode or self.mode == ALL_TRUMP
+        trump_like = led == self.contract or self.contract == ALL_TRUMP
         if follow and suit != led:
             return IllegalPlay(f"{name} is illegal: seat {seat} must follow suit "
                                f"({SUIT_NAMES[led]} led)", rule="must follow suit")
@@ -235,9 +236,10 @@ class TrickPlay:
             return IllegalPlay(f"{name} is illegal: seat {seat} must play a higher "
                                f"{SUIT_NAMES[led][:-1]} than {card_name(self.best_card)} "
                                "(trump led: overtrump if you can)", rule="must overtrump")
-        trumps = hand & SUIT_MASK[self.mode] if self.mode < 4 else 0
-        if suit != self.mode:
-            if self.best_value >= TRUMP_STRENGTH and not trumps & HIGHER[self.mode][self.best_card]:
+        contract = self.contract
+        trumps = hand & SUIT_MASK[contract] if has_trump_suit(contract) else 0
+        if suit != contract:
+            if self.best_value >= TRUMP_STRENGTH and not trumps & HIGHER[contract][self.best_card]:
                 return IllegalPlay(f"{name} is illegal: seat {seat} cannot overtrump but must "
                                    "still play a trump (pisser)", rule="must undertrump")
             return IllegalPlay(f"{name} is illegal: seat {seat} cannot follow "
@@ -272,7 +274,7 @@ class TrickPlay:
         for seat in range(4):
             if false_team[team_of(seat)]:
                 valid[seat] = []
-        team = best_team(valid, self.mode, self.first, self.taker,
+        team = best_team(valid, self.contract, self.first, self.taker,
                          self.rules.announcement_tie, self.rules.trump_sequence_wins)
         self._ann_winner = team
         points = [0, 0]

@@ -39,7 +39,7 @@ class RetourneTaking(AuctionPart):
         __slots__ = ()
 
     first: int
-    mode: int
+    contract: int
     retourne: Card
     initial: list[CardSet]
     _next: tuple[int, ...]
@@ -145,7 +145,7 @@ class RetourneTaking(AuctionPart):
             i += n
 
     def _contract_so_far(self) -> Contract | None:
-        return Contract(self.taker, self.mode, final=True) if self.taker >= 0 else None
+        return Contract(self.taker, self.contract, final=True) if self.taker >= 0 else None
 
 
 class DecouverteTaking(RetourneTaking):

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rebelote.bots import LEVELS, Bot, make_bot
-from rebelote.cards import CardError, card_name, cards_of, mode_name
+from rebelote.cards import CardError, card_name, cards_of, contract_name
 from rebelote.errors import IllegalAction
 from rebelote.game import Game
 from rebelote.hand import HandState, action_name, deal_deck, parse_action
@@ -168,7 +168,7 @@ def auction_of(v: SeatView) -> Message:
     contract: Message | None = None
     if c is not None:
         double = v.rules.surcoinche_multiplier if c.double == 4 else c.double
-        contract = {"seat": c.bidder, "trump": mode_name(c.kind),
+        contract = {"seat": c.bidder, "trump": contract_name(c.kind),
                     "value": None if c.level < 0 else "capot" if c.is_capot else str(c.value),
                     "double": double, "doubled_by": None if c.doubled_by < 0 else c.doubled_by,
                     "redoubled_by": None if c.redoubled_by < 0 else c.redoubled_by,
@@ -243,7 +243,7 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
         "auction": auction["calls"], "bid": auction["contract"],
         "retourne": card_name(v.retourne) if v.retourne >= 0 else None,
         "taker": v.taker if v.taker >= 0 else None,
-        "contract": mode_name(v.contract) if v.contract >= 0 else None,
+        "contract": contract_name(v.contract) if v.contract >= 0 else None,
         "trick": None if v.trick is None else {
             "leader": v.trick.leader, "cards": [card_name(c) for c in v.trick.cards],
             "winner": v.master if v.master >= 0 else None},

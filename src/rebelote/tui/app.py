@@ -35,7 +35,7 @@ from rebelote.actions import (
     parse_action,
 )
 from rebelote.bots import LEVELS
-from rebelote.cards import Card, held_order, parse_mode
+from rebelote.cards import ALL_TRUMP, NO_TRUMP, Card, held_order, parse_contract
 from rebelote.decks import STYLES, announcement_label, short_label, suit_label
 from rebelote.errors import IllegalAction
 from rebelote.i18n import LANGS
@@ -518,14 +518,14 @@ class BeloteApp(App[None]):
             return t("your_turn_play", lang, keys=shown)
         return ""
 
-    def mode_label(self, mode: int) -> str:
-        if mode == 4:
+    def contract_label(self, contract: int) -> str:
+        if contract == NO_TRUMP:
             return t("no_trump", self.lang)
-        if mode == 5:
+        if contract == ALL_TRUMP:
             return t("all_trump", self.lang)
         if self.style == "spanish":
-            return suit_label(mode, "spanish")
-        return "♠♥♦♣"[mode]
+            return suit_label(contract, "spanish")
+        return "♠♥♦♣"[contract]
 
     def contract_text(self, view: SeatView) -> Text:
         """The contract line: during the auction the retourne or the highest bid so far,
@@ -542,7 +542,7 @@ class BeloteApp(App[None]):
                 double = " · " + t("coinched" if info.double == 2 else "surcoinched", lang)
         if info is not None and info.final:
             text.append(f" {t('contract', lang)}: ")
-            text.append(f"{bid}{self.mode_label(info.kind)}", style="bold yellow")
+            text.append(f"{bid}{self.contract_label(info.kind)}", style="bold yellow")
             side = self.side_name(info.bidder)
             text.append(" " + t("taken_by", lang, who=self.seat_name(info.bidder)
                                 + (f" ({side})" if side else "")))
@@ -550,7 +550,7 @@ class BeloteApp(App[None]):
             return text
         text.append(f" {t('auction', lang)}: ")
         if info is not None:
-            text.append(t("best_bid", lang, bid=bid + self.mode_label(info.kind),
+            text.append(t("best_bid", lang, bid=bid + self.contract_label(info.kind),
                           who=self.seat_name(info.bidder)), style="bold")
             text.append(double, style="bold magenta")
         elif view.retourne >= 0:
@@ -591,7 +591,7 @@ class BeloteApp(App[None]):
             text.append(f"{sep}{t('dealer', lang)}", style="dim")
         if seat == view.taker and view.contract >= 0:
             text.append(f"{sep}★{NBSP}{t('taker_short', lang)}{NBSP}"
-                        f"{self.mode_label(view.contract)}", style="bold yellow")
+                        f"{self.contract_label(view.contract)}", style="bold yellow")
         calls = [a for i, a in enumerate(view.calls)
                  if (view.first_hand + i) % view.rules.players == seat]
         if view.phase == "auction" and calls:
@@ -768,7 +768,7 @@ class BeloteApp(App[None]):
         info = session.view().contract_info
         if info is not None:
             bid = ("capot " if info.is_capot else f"{info.value} ") if info.level >= 0 else ""
-            taker += f" ({bid}{self.mode_label(info.kind)}" + (
+            taker += f" ({bid}{self.contract_label(info.kind)}" + (
                 f" ×{info.double}" if info.double > 1 else "") + ")"
         verdict = t(score.outcome, lang)
         capot = score.capot
@@ -844,10 +844,10 @@ class BeloteApp(App[None]):
         if is_bid(action):
             level, contract = bid_of(action)
             value = "capot" if level == CAPOT_LEVEL else str(bid_value(level))
-            return f"{value}{NBSP}{self.mode_label(contract)}"
+            return f"{value}{NBSP}{self.contract_label(contract)}"
         name = action_name(action)
         if name in ("S", "H", "D", "C", "SA", "TA"):
-            return self.mode_label(parse_mode(name))
+            return self.contract_label(parse_contract(name))
         return t(name, self.lang)
 
     def render_calls(self, view: SeatView) -> None:
