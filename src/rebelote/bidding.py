@@ -104,7 +104,7 @@ class AuctionGameBidding(AuctionPart):
         return calls
 
     def _make_call(self, action: int) -> None:
-        if action not in self.legal_calls():
+        if action not in self._auction._open_calls(self):
             raise self._auction_error(action)
         caller = self.turn
         self.calls.append(action)

@@ -50,7 +50,7 @@ from rebelote.play import TrickPlay
 from rebelote.rules import Rules
 from rebelote.scoring import VOID, HandOutcome, HandScore, score_outcome, score_three
 from rebelote.taking import DecouverteTaking, RetourneTaking
-from rebelote.tricks import next_seat, partner_of, scaled_pair, side_of
+from rebelote.tricks import next_seat, partner_of, scaled_pair, sides
 
 if TYPE_CHECKING:
     from rebelote.announcements import Announcement
@@ -173,7 +173,7 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
     _covered: list[dict[Card, Card]]
     _next: tuple[int, ...]
     _partner: tuple[int, ...]
-    _team: list[int]
+    _team: tuple[int, ...]
     n: int
     layout: list[tuple[tuple[Card, Card], ...]]
     """Découverte: each seat's table columns (face-up card, face-down card), as dealt."""
@@ -331,7 +331,7 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
         self._auction = auction_for(rules)
         self._next = _NEXT[n]
         self._partner = _PARTNER[n]
-        self._team = [side_of(s, n, -1) for s in range(n)]
+        self._team = sides(n, -1)
         self.tricks_total = 16 if n == 2 else 8
         self.seat_points = [0] * n
         self.seat_belote = [0] * n
@@ -400,7 +400,7 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
         o._legal = self._legal
         o._next = self._next
         o._partner = self._partner
-        o._team = self._team[:]
+        o._team = self._team
         o._passes = self._passes
         o._rest = self._rest[:] if self._rest is not None else None
         o._retourne_holder = self._retourne_holder

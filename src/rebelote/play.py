@@ -4,8 +4,8 @@ rebelote said with the king and queen of trump.
 
 A part of :class:`~rebelote.hand.HandState`: the hand's slots hold the fields, this class
 the play's rules; what a card may be played to a trick, and what wins it, are asked of
-:mod:`rebelote.tricks`. Découverte needs nothing here but its table cards: ``table_up``
-and ``_covered`` are empty in every other game.
+:mod:`rebelote.tricks`. Découverte needs nothing here but its table cards (``layout``,
+``table_up``, ``_covered``: empty in every other game).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from rebelote.tricks import (
     STRENGTH,
     TRUMP_STRENGTH,
     legal_against,
-    side_of,
+    sides,
     team_of,
 )
 
@@ -73,6 +73,7 @@ class TrickPlay:
     belote_points: list[int]
     seat_belote: list[int]
     table_up: list[CardSet]
+    layout: list[tuple[tuple[Card, Card], ...]]
     _covered: list[dict[Card, Card]]
     _ann_winner: int | None
     _belote_first: dict[int, bool]
@@ -81,7 +82,7 @@ class TrickPlay:
     _legal: CardSet
     _next: tuple[int, ...]
     _partner: tuple[int, ...]
-    _team: list[int]
+    _team: tuple[int, ...]
     _strength: tuple[tuple[int, ...], ...]
     _points: tuple[int, ...]
 
@@ -91,10 +92,11 @@ class TrickPlay:
         self._legal = -1
         self.hands = hands
         self.dealt = hands[:]
-        for seat, covered in enumerate(self._covered):  # découverte: the cards still
-            for c in covered.values():                  # face down are the players' too
-                self.dealt[seat] |= 1 << c
-        self._team = [side_of(s, self.n, self.taker) for s in range(self.n)]
+        if self.layout:  # découverte: the cards still face down are the players' too
+            for seat, covered in enumerate(self._covered):
+                for c in covered.values():
+                    self.dealt[seat] |= 1 << c
+        self._team = sides(self.n, self.taker)
         self._strength = STRENGTH[contract]
         self._points = points_table(contract, self.rules.all_trump_points)
         self.contract = contract
@@ -167,7 +169,8 @@ class TrickPlay:
         self._legal = -1
         bit = 1 << card
         self.hands[player] ^= bit
-        if self.table_up[player] & bit:  # découverte: turn the card under
+        if self.n == 2 and self.table_up[player] & bit:  # découverte: turn the card under
+            # (the one game with table cards; asking n first keeps the others' play fast)
             self.table_up[player] ^= bit
             under = self._covered[player].pop(card, -1)
             if under >= 0:

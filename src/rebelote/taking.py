@@ -79,7 +79,7 @@ class RetourneTaking(AuctionPart):
         return named
 
     def _make_call(self, action: int) -> None:
-        if action not in self.legal_calls():
+        if action not in self._auction._open_calls(self):
             raise self._taking_error(action)
         caller = self.turn
         if action != PASS and self._rest is not None and caller != self._retourne_holder:
@@ -192,7 +192,7 @@ class DecouverteTaking(RetourneTaking):
         return self._with_options([PASS, *NAMED_SUITS])
 
     def _make_call(self, action: int) -> None:
-        if action not in self.legal_calls():
+        if action not in self._auction._open_calls(self):
             raise self._taking_error(action)
         if self._called(action, 2):  # everything is dealt already
             self._start_play(self.hands, contract_of_call(action, -1))
