@@ -24,7 +24,7 @@ from rebelote.actions import (
     is_bid,
 )
 from rebelote.auction import AuctionPart
-from rebelote.cards import ALL_TRUMP, NO_TRUMP, SUITS, Card, CardSet, contract_name
+from rebelote.cards import ALL_TRUMP, NO_TRUMP, SPADES, SUITS, Card, CardSet, contract_name
 from rebelote.errors import IllegalCall
 from rebelote.phases import OVER
 from rebelote.tricks import team_of
@@ -98,7 +98,8 @@ class AuctionGameBidding(AuctionPart):
             contracts.append(ALL_TRUMP)
         calls = [PASS]
         for level in range(self.bid_level + 1, CAPOT_LEVEL + 1):
-            calls.extend(bid_action(level, c) for c in contracts)
+            lowest = bid_action(level, SPADES)  # the level's bids: lowest + contract
+            calls.extend([lowest + c for c in contracts])
         if self.bidder >= 0 and not bidding_team and not self.rules.raise_after_passes:
             calls.append(COINCHE)
         return calls
