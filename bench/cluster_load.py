@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -88,6 +89,7 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
 
 
 def main() -> None:
+    os.environ.setdefault("REBELOTE_GUESTS_PER_HOUR", "0")  # every client is a guest of 127.0.0.1
     tables = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 40.0
     with tempfile.TemporaryDirectory() as tmp, LocalCluster(

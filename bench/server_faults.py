@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import signal
 import subprocess
@@ -89,6 +90,7 @@ class Client:
 
 
 def main() -> None:
+    os.environ.setdefault("REBELOTE_GUESTS_PER_HOUR", "0")  # every client is a guest of 127.0.0.1
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 60.0
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 10
     rng = random.Random()

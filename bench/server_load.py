@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -129,6 +130,7 @@ def server_rss_kb(pid: int) -> int:
 
 
 def main() -> None:
+    os.environ.setdefault("REBELOTE_GUESTS_PER_HOUR", "0")  # every client is a guest of 127.0.0.1
     tables = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
     workers = int(sys.argv[3]) if len(sys.argv) > 3 else 1

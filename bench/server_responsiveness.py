@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import subprocess
 import sys
@@ -187,6 +188,7 @@ def run(seconds: float, loaded: bool) -> dict[str, Any]:
 
 
 def main() -> None:
+    os.environ.setdefault("REBELOTE_GUESTS_PER_HOUR", "0")  # every client is a guest of 127.0.0.1
     if len(sys.argv) > 1 and sys.argv[1] == "--busy":
         print(json.dumps(asyncio.run(busy(int(sys.argv[2]), float(sys.argv[3])))))
         return

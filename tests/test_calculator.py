@@ -368,3 +368,49 @@ def test_cli_refuses_an_impossible_announcement_total() -> None:
     res = cli("score", "hand", "--points", "100", "--announce", "0=30")
     assert res.returncode == 2 and "30 is not an announcement total" in res.stderr
     assert cli("score", "hand", "--points", "100", "--announce", "0=70").returncode == 0
+
+
+def test_every_refusal_of_the_calculator_is_in_the_catalog_in_three_languages() -> None:
+    """The pad and the web calculator said the engine's refusals in English only."""
+    import string
+
+    from rebelote.i18n import catalog
+    from rebelote.scoring import SCORE_ERRORS
+
+    def fields(text: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+    for lang in ("fr", "es"):
+        texts = catalog(lang)["texts"]
+        for key, english in SCORE_ERRORS.items():
+            assert texts[key] != english, (lang, key)
+            assert fields(texts[key]) == fields(english), (lang, key)
+
+
+def test_the_pad_says_the_calculator_s_refusals_in_the_user_s_language(tmp_path: Path) -> None:
+    path = tmp_path / "pad.json"
+    res = _pad(path, ["classic", "250",
+                      "n", "0", "n", "95", "n", "n",
+                      "n", "0", "n", "95", "n", "n",
+                      "f", "1", "0", "0", "n", "n",  # a capot in hand 1 would end the game
+                      "q"], lang="fr")
+    assert res.returncode == 0, res.stdout
+    assert "la partie était finie après la donne 1" in res.stdout, res.stdout
+    assert "the game was over" not in res.stdout
+    assert [r.score.scored for r in ScoreSheet.load(path).rows()] == [(95, 67), (95, 67)]
+    text = json.dumps({"rules": {"preset": "classic"}, "hands": [{"taker": "zero"}]})
+    path.write_text(text)
+    res = _pad(path, ["", "", "q"], lang="es")
+    assert "mano 1: taker debe ser un número entero, no 'zero'" in res.stdout, res.stdout
+
+
+def test_the_web_calculator_refuses_in_the_page_s_language() -> None:
+    from rebelote.server.app import score_sheet_report
+
+    sheet = json.dumps({"rules": {"preset": "classic"},
+                        "hands": [{"taker": 0, "points": 170}]}).encode()
+    status, body = score_sheet_report(sheet, "fr")
+    assert status == 400
+    assert json.loads(body)["error"] == ("donne 1 : les points de plis vont de 0 à 162 "
+                                         "(dix de der compris), pas 170")
+    assert "card points go" in json.loads(score_sheet_report(sheet)[1])["error"]

@@ -4,6 +4,7 @@ sampled deals, the background compile, and the peer match at a budget."""
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -12,7 +13,7 @@ import pytest
 from rebelote import HandState, Rules
 from rebelote.bots import expert as expert_module
 from rebelote.bots import is_level, make_bot, parse_level
-from rebelote.bots.expert import ExpertBot, SampledBidder, _clear
+from rebelote.bots.expert import CLEAR_Z, Evidence, ExpertBot, SampledBidder
 from rebelote.solver import warm
 
 
@@ -88,6 +89,34 @@ def _deal(rng: random.Random) -> list[list[int]]:
     return [deck[8 * s:8 * s + 8] for s in range(4)]
 
 
+def _clear(worlds: list[tuple[float, dict[int, float]]]) -> bool:
+    evidence = Evidence(list(worlds[0][1]))
+    for weight, values in worlds:
+        evidence.add(weight, values)
+    return evidence.clear()
+
+
+def _clear_from_the_list(worlds: list[tuple[float, dict[int, float]]]) -> bool:
+    """The test written directly over the worlds (what the running sums replace)."""
+    weight = sum(w for w, _ in worlds)
+    weights_squared = sum(w * w for w, _ in worlds)
+    cards = list(worlds[0][1])
+    best = max(cards, key=lambda c: sum(w * v[c] for w, v in worlds))
+    n_eff = weight * weight / weights_squared
+    if n_eff < 2:
+        return False
+    for c in cards:
+        if c == best:
+            continue
+        mean = sum(w * (v[best] - v[c]) for w, v in worlds) / weight
+        var = sum(w * (v[best] - v[c] - mean) ** 2 for w, v in worlds) / weight
+        if mean == 0 and var == 0:
+            continue
+        if mean <= CLEAR_Z * math.sqrt(var / n_eff):
+            return False
+    return True
+
+
 def test_a_clear_choice_stops_early() -> None:
     # paired differences: card 1 is 10 points ahead in every world (noise around it)
     rng = random.Random(1)
@@ -103,6 +132,29 @@ def test_a_clear_choice_stops_early() -> None:
     assert _clear([(1.0, {1: 40.0, 2: 40.0, 3: 10.0}) for _ in range(8)])
     # a best card far ahead in the weight of one world only is not clear
     assert not _clear([(1.0, {1: 90.0, 2: 0.0})] + [(1e-9, {1: 0.0, 2: 5.0})] * 10)
+
+
+def test_the_running_sums_decide_as_the_worlds_themselves_do() -> None:
+    """Solver values are whole points; worlds weighted by the play's likelihood."""
+    rng = random.Random()
+    seed = rng.getrandbits(32)
+    rng.seed(seed)
+    agree = {True: 0, False: 0}
+    for _ in range(600):
+        cards = rng.sample(range(32), rng.randint(2, 8))
+        n = rng.randint(2, 60)
+        spread = rng.choice((0, 3, 20, 80))
+        lead = {c: rng.choice((0, 0, 5, 10, 30)) for c in cards}
+        worlds = []
+        for _ in range(n):
+            base = rng.randint(0, 162)
+            worlds.append((rng.choice((1.0, rng.random())),
+                           {c: float(base + lead[c] + rng.randint(-spread, spread))
+                            for c in cards}))
+        expected = _clear_from_the_list(worlds)
+        assert _clear(worlds) == expected, (seed, worlds)
+        agree[expected] += 1
+    assert min(agree.values()) > 50, agree  # both answers were tested
 
 
 def test_the_bidder_keeps_its_deals_and_solves_when_it_doubles_them() -> None:
@@ -287,3 +339,20 @@ def test_the_command_line_takes_a_budgeted_expert() -> None:
     bad = subprocess.run([sys.executable, "-m", "rebelote", "selfplay", "--hands", "1",
                           "--bots", "expert:0"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "expert:0" in bad.stderr
+
+
+def test_the_expert_can_solve_on_several_threads_without_leaving_them_behind() -> None:
+    """colver's search uses every core: the expert's solver may too (``threads``). A bot
+    is made per deal in a match: the solvers share one pool instead of one each."""
+    import threading
+
+    warm.warm_up()
+    assert make_bot("expert:30", 1).solver.threads == 1  # type: ignore[attr-defined]
+    before = threading.active_count()
+    for seed in range(30):
+        bot = make_bot("expert:30", seed, threads=2)
+        assert isinstance(bot, ExpertBot) and bot.solver.threads == 2
+        hand = _mid_hand(seed, 12)  # the fourth trick: worlds solved exactly
+        card = bot.choose(hand.view(hand.turn))
+        assert hand.legal_cards() >> card & 1 and bot.solved
+    assert threading.active_count() <= before + 2

@@ -142,6 +142,71 @@ def test_players_on_two_processes_share_a_table_which_survives_its_owner(
     asyncio.run(scenario())
 
 
+def test_the_pushed_lobby_lists_every_process_tables(
+        two_servers: tuple[list[int], list[subprocess.Popen[bytes]]]) -> None:
+    """Cy looks at the lobby through process 1; Ana creates a table there, Bo one on
+    process 2: the lobby pushed to Cy lists both (as GET /api/tables does), and each
+    player's "my tables" names his own tables whichever process runs them."""
+    ports, _procs = two_servers
+    ana, bo, cy = (sign_in_guest(ports[0], "Ana"), sign_in_guest(ports[1], "Bo"),
+                   sign_in_guest(ports[0], "Cy"))
+
+    def ws(port: int, cookie: str) -> Any:
+        return connect(f"ws://127.0.0.1:{port}/ws", additional_headers={"Cookie": cookie})
+
+    async def pushed(sock: ClientConnection, tables: set[str]) -> dict[str, Any]:
+        """The first lobby pushed to ``sock`` that lists ``tables``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while True:
+            lobby = await _next(sock, "lobby", timeout=max(0.1, deadline - loop.time()))
+            if tables <= {t["table"] for t in lobby["tables"]}:
+                return lobby
+
+    async def scenario() -> None:
+        async with ws(ports[0], cy) as ws_c, ws(ports[0], ana) as ws_a, \
+                ws(ports[1], bo) as ws_b:
+            await ws_c.send(json.dumps({"type": "lobby"}))
+            assert (await _next(ws_c, "lobby"))["tables"] == []
+            await ws_a.send(json.dumps({"type": "create", "preset": "classic",
+                                        "options": {}}))
+            first = (await _next(ws_a, "created"))["table"]
+            await ws_b.send(json.dumps({"type": "create", "preset": "contree",
+                                        "options": {}}))
+            second = (await _next(ws_b, "created"))["table"]
+            await ws_b.send(json.dumps({"type": "create", "preset": "classic",
+                                        "options": {"private": True}}))
+            hidden = (await _next(ws_b, "created"))
+            lobby = await pushed(ws_c, {first, second})  # pushed, no request
+            listed = {t["table"]: t for t in lobby["tables"]}
+            assert set(listed) == {first, second}  # the private table is not listed
+            assert listed[first]["seats"][0] == "Ana" and listed[second]["seats"][0] == "Bo"
+            assert lobby["mine"] == []
+            assert sorted(t["table"] for t in _lobby(ports[0])) == sorted(listed)
+            # "My tables", asked through the other process than the one running them.
+            async with ws(ports[0], bo) as ws_b1:
+                await ws_b1.send(json.dumps({"type": "lobby"}))
+                mine = {t["table"]: t for t in (await _next(ws_b1, "lobby"))["mine"]}
+                assert set(mine) == {second, hidden["table"]}
+                assert mine[hidden["table"]]["invite"] == hidden["invite"]
+                assert mine[second]["seat"] == 0
+            await ws_a.send(json.dumps({"type": "lobby"}))
+            lobby = await _next(ws_a, "lobby")
+            assert {t["table"] for t in lobby["tables"]} == {first, second}
+            assert [t["table"] for t in lobby["mine"]] == [first]
+            # Bo, through process 2, sits at Ana's table (run by process 1): Cy hears it.
+            await ws_b.send(json.dumps({"type": "join", "table": first, "seat": 2}))
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 10
+            while True:
+                lobby = await pushed(ws_c, {first, second})
+                if {t["table"]: t for t in lobby["tables"]}[first]["seats"][2] == "Bo":
+                    break
+                assert loop.time() < deadline
+
+    asyncio.run(scenario())
+
+
 def test_several_workers_on_one_port(tmp_path: Path, redis_url: str) -> None:
     """``rebelote serve --workers 2 --redis URL``: a table played through the port the
     two processes share (connections land on either)."""

@@ -5,11 +5,14 @@ survive a restart."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,12 +37,13 @@ def _four(service: TableService) -> tuple[str, list[str]]:
     return table, players
 
 
-def _mover(service: TableService, table: str, players: list[str]) -> tuple[str, str]:
+def _mover(service: TableService, table: str, players: list[str],
+           commit: bool = True) -> tuple[str, str]:
     game = service.tables[table].game
     assert game is not None and game.current is not None
     mover = players[game.current.turn]
-    return mover, _state(service.handle(mover, {"type": "sync", "table": table}),
-                         mover)["legal"][0]
+    return mover, _state(service.handle(mover, {"type": "sync", "table": table},
+                                        commit=commit), mover)["legal"][0]
 
 
 class FlakyStore(Store):
@@ -332,3 +336,122 @@ def test_commits_never_checkpoint_the_sqlite_log(tmp_path: Path) -> None:
     assert wal.stat().st_size > 0 and db.stat().st_size == size  # all in the log still
     store.checkpoint()
     assert db.stat().st_size > size  # copied into the file
+
+
+class GatedStore(FlakyStore):
+    """A store whose writes wait for ``gate`` (a write in progress, seen from the loop)."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.gate = threading.Event()
+        self.gate.set()
+        self.writing = threading.Event()
+
+    def append(self, actions: list[tuple[str, int, str, dict[str, Any]]]) -> None:
+        self.writing.set()
+        self.gate.wait(10)
+        self.writing.clear()
+        super().append(actions)
+
+
+def _group(tmp_path: Path) -> tuple[GatedStore, TableService, Any, list[Any]]:
+    from rebelote.server.app import GroupCommit
+
+    store = GatedStore(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    service = TableService(store, seed=1)
+    told: list[Any] = []
+
+    async def deliver(messages: list[Any]) -> None:
+        told.extend(messages)
+
+    return store, service, GroupCommit(service, deliver), told
+
+
+def test_actions_are_written_off_the_event_loop(tmp_path: Path) -> None:
+    """The commit ran on the loop: 98 ms stalls for everyone on a quiet machine."""
+    store, service, group, _told = _group(tmp_path)
+    table, players = _four(service)
+
+    async def scenario() -> None:
+        mover, action = _mover(service, table, players)
+        store.gate.clear()
+        service.handle(mover, {"type": "act", "table": table, "action": action},
+                       commit=False)
+        waiting = asyncio.ensure_future(group.flush())
+        while not store.writing.is_set():
+            await asyncio.sleep(0.001)
+        started = time.perf_counter()
+        for _ in range(20):  # the loop turns while the write is held
+            await asyncio.sleep(0.001)
+        assert time.perf_counter() - started < 1.0 and not waiting.done() and group.busy
+        store.gate.set()
+        assert await waiting is None and not group.busy
+        group.close()
+
+    count = _count(store, table)
+    asyncio.run(scenario())
+    assert _count(store, table) == count + 1
+
+
+def _count(store: Store, table: str) -> int:
+    """How many actions of ``table`` are stored."""
+    return len(store.load(table)[0].actions)
+
+
+def test_actions_taken_during_a_failed_write_are_undone_with_it(tmp_path: Path) -> None:
+    """A second action on the same table, handled while the first was written, stands on
+    an action that is not stored: both are undone and both players hear it; an action
+    at another table meanwhile is stored and answered."""
+    store, service, group, told = _group(tmp_path)
+    table, players = _four(service)
+    other, others = _four_more(service)
+    stored = {t: _count(store, t) for t in (table, other)}
+    seq = service.tables[table].seq
+    before = without_presence(service.handle("ana", {"type": "sync", "table": table}))
+
+    async def scenario() -> None:
+        first, action = _mover(service, table, players, commit=False)
+        store.gate.clear()
+        store.failures = 1
+        handled = [service.snapshot(service.handle(
+            first, {"type": "act", "table": table, "action": action}, commit=False))]
+        one = asyncio.ensure_future(group.flush())
+        while not store.writing.is_set():
+            await asyncio.sleep(0.001)
+        second, action = _mover(service, table, players, commit=False)
+        handled.append(service.snapshot(service.handle(
+            second, {"type": "act", "table": table, "action": action}, commit=False)))
+        two = asyncio.ensure_future(group.flush())
+        third, action = _mover(service, other, others, commit=False)
+        handled.append(service.snapshot(service.handle(
+            third, {"type": "act", "table": other, "action": action}, commit=False)))
+        three = asyncio.ensure_future(group.flush())
+        await asyncio.sleep(0.01)
+        store.gate.set()
+        first_batch = await one
+        assert first_batch is not None and first_batch.tables == {table}
+        await two
+        await three  # the second batch: the other table's action
+        undone = [service.undone(h) for h in handled]
+        assert set(undone[0]) == set(undone[1]) == {table}  # both answers withheld
+        assert undone[0][table] == set(players)  # ... and its players were told
+        assert undone[2] == {}  # the other table's action stood and is answered
+        group.close()
+
+    asyncio.run(scenario())
+    assert service.tables[table].seq == seq and _count(store, table) == stored[table]
+    assert without_presence(service.handle("ana", {"type": "sync", "table": table})) == before
+    assert {p for p, m in told if m["type"] == "error" and m["code"] == "storage"} == \
+        set(players)
+    assert _count(store, other) == stored[other] + 1
+    mover, action = _mover(service, table, players)  # the table plays on once writes work
+    service.handle(mover, {"type": "act", "table": table, "action": action})
+    assert _count(store, table) == stored[table] + 1
+
+
+def _four_more(service: TableService) -> tuple[str, list[str]]:
+    players = ["emma", "farid", "gael", "hugo"]
+    table = service.handle("emma", {"type": "create"})[0][1]["table"]
+    for p in players[1:]:
+        service.handle(p, {"type": "join", "table": table})
+    return table, players

@@ -391,3 +391,29 @@ def test_hints_and_expert_bots_run_in_worker_processes(tmp_path: Path) -> None:
 
         assert isinstance(pools["bots"], concurrent.futures.ProcessPoolExecutor)
         assert isinstance(pools["hints"], concurrent.futures.ProcessPoolExecutor)
+
+
+def test_one_address_makes_a_bounded_number_of_guests(tmp_path: Path) -> None:
+    """Each guest is a new identity: without a limit one script made players, tables and
+    sockets past every per-player limit."""
+    from rebelote.server.app import RateWindow
+    from rebelote.server.settings import Settings
+
+    app = create_app(settings=Settings(database=f"sqlite:///{tmp_path / 'g.sqlite'}",
+                                       guests_per_hour=3), secret="test", seed=2)
+    with TestClient(app) as client:
+        for n in range(3):
+            _guest(client, f"Ana{n}")
+        refused = client.post("/api/guest", json={"nickname": "Ana9"})
+        assert refused.status_code == 429 and refused.json()["code"] == "too_many_guests"
+        assert "3 new guests an hour" in refused.json()["error"]
+        assert client.get("/api/session").json()["nickname"] == "Ana2"  # still signed in
+    now = [0.0]
+    window = RateWindow(2, 60.0, clock=lambda: now[0])
+    assert window.allow("a") and window.allow("a") and not window.allow("a")
+    assert window.allow("b")  # another address
+    now[0] = 60.5  # the first ones left the window
+    assert window.allow("a") and window.allow("a") and not window.allow("a")
+    assert all(RateWindow(0).allow("a") for _ in range(1000))  # 0: no limit
+    with pytest.raises(ValueError, match="GUESTS_PER_HOUR"):
+        Settings.load({"REBELOTE_GUESTS_PER_HOUR": "-1"})

@@ -25,13 +25,13 @@ def test_every_setting_from_the_environment(tmp_path: Path) -> None:
            "REBELOTE_WORKERS": "3", "REBELOTE_DATA_DIR": str(tmp_path),
            "REBELOTE_LOG_FORMAT": "JSON", "REBELOTE_LOG_LEVEL": "warning",
            "REBELOTE_OWNER_TIMEOUT": "4.5", "REBELOTE_NAME": "web7",
-           "REBELOTE_MIGRATE": "off"}
+           "REBELOTE_MIGRATE": "off", "REBELOTE_GUESTS_PER_HOUR": "7"}
     assert set(env) == set(ENV.values())  # every setting has its variable
     got = Settings.load(env)
     assert got == Settings(host="127.0.0.2", port=9123, database="sqlite:////x.sqlite",
                            redis="redis://r", workers=3, data_dir=tmp_path,
                            log_format="json", log_level="warning", owner_timeout=4.5,
-                           name="web7", migrate=False)
+                           name="web7", migrate=False, guests_per_hour=7)
     # A flag wins over its variable; a worker gets back exactly the same settings.
     assert Settings.load(env, port=8001, migrate=True).port == 8001
     assert Settings.load(got.to_env()) == got

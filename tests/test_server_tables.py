@@ -317,3 +317,18 @@ def test_bad_rule_options_are_refused_and_create_nothing(service: TableService,
                                  "options": {"rules": rules}})
     assert len(out) == 1 and out[0][1]["type"] == "error" and out[0][1]["code"] == "bad_rules"
     assert service.tables == {}
+
+
+def test_a_table_calls_in_the_expert_with_a_thinking_time(service: TableService) -> None:
+    """Issue 20: the server's bot levels expose the expert's budget, up to what its
+    shared bot workers offer (expert:500); longer or malformed budgets are refused."""
+    for bad in ("expert:5000", "expert:0500", "expert:abc", "wizard", 3):
+        table = _create(service)
+        out = service.handle("ana", {"type": "bots", "table": table, "level": bad})
+        assert [m["code"] for _, m in out] == ["bad_message"], bad
+        assert service.tables[table].seats[1:] == [{}, {}, {}]  # still free
+    table = _create(service)
+    out = service.handle("ana", {"type": "bots", "table": table, "level": "expert:200"})
+    state = _state_of(out, "ana")
+    assert state["bots"] == [None, "expert:200", "expert:200", "expert:200"]
+    assert state["seats"][1] == "bot:expert:200"

@@ -751,3 +751,33 @@ async def test_an_unreadable_saved_game_is_not_offered_and_is_kept(tmp_path: Pat
         await pilot.pause(0.1)
         assert app.session is not None
     assert "many" in backup_path(record).read_text()
+
+
+async def test_setup_offers_the_expert_s_thinking_times(tmp_path: Path,
+                                                      monkeypatch: object) -> None:
+    """Issue 20: the terminal game exposes the expert's time budget (expert:MS)."""
+    import pytest
+    from textual.widgets import Select
+
+    from rebelote.bots.expert import ExpertBot
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = BeloteApp(Setup(lang="fr"), record=tmp_path / "g.json", ask_setup=True, speed=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause(0.1)
+        levels = app.screen.query_one("#bots", Select)
+        labels = {value: str(label) for label, value in levels._options}
+        assert labels["expert:500"] == "expert, 0,5 s par carte", labels
+        levels.value = "expert:500"
+        await pilot.click("#start")
+        assert await _until(pilot, lambda: app.session is not None, 100)
+        assert app.session is not None
+        bots = [b for b in app.session.bots if b is not None]
+        assert bots and all(isinstance(b, ExpertBot) and b.budget_ms == 500 for b in bots)
+    from rebelote.tui.app import load_setup
+
+    assert load_setup().bots == "expert:500"
+    with pytest.raises(ValueError, match="bot level"):
+        Setup(bots="expert:0").check()
+    Setup(bots="expert:1500").check()  # the command line may ask for more: no error

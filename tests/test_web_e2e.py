@@ -264,6 +264,59 @@ def test_a_game_to_its_end_and_a_rematch(server: str) -> None:
         browser.close()
 
 
+def test_a_rematch_offer_reaches_the_other_player(server: str) -> None:
+    """Ana and Bruno finish a one-hand game: Ana asks for a rematch; Bruno's game-over
+    dialog, already open, says so without a reload and lights his Rematch button; he joins
+    the same new table. A spectator gets no Rematch button."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        ana = new_page(browser)
+        guest(ana, server, "Ana")
+        bruno = new_page(browser)
+        guest(bruno, server, "Bruno")
+        create(ana, "classic", hands=1, wait=True)
+        first = ana.evaluate("window.room.state.table")
+        bruno.wait_for_selector(f"#tables li[data-table='{first}'] .join")
+        bruno.click(f"#tables li[data-table='{first}'] .join >> nth=0")
+        ana.wait_for_function("window.room.state.seats.includes('Bruno')")
+        ana.click("#fill")
+        for _ in range(4000):
+            if ana.is_visible("#rematch") and bruno.is_visible("#rematch"):
+                break
+            step(ana)
+            step(bruno)
+            ana.wait_for_timeout(20)
+        assert bruno.is_visible("#game-result") and bruno.is_hidden("#rematch-offer")
+        assert "offered" not in (bruno.get_attribute("#rematch", "class") or "")
+        assert ana.is_hidden("#hint") and bruno.is_hidden("#hint")  # nothing left to hint
+        ana.click("#rematch")
+        ana.wait_for_function(f"window.room.state.table !== '{first}'")
+        bruno.wait_for_selector("#rematch-offer")  # live: the dialog is drawn again
+        assert bruno.inner_text("#rematch-offer") == "Ana asks for a rematch"
+        assert "offered" in (bruno.get_attribute("#rematch", "class") or "")
+        assert bruno.evaluate("window.room.state.rematch_by") == 0
+        assert ana.is_hidden("#rematch-offer")
+        shot(bruno, "desktop-rematch-offer")
+        bruno.set_viewport_size(PHONE)
+        shot(bruno, "phone-rematch-offer")
+        chloe = new_page(browser)  # a spectator of the finished game
+        guest(chloe, server, "Chloé")
+        chloe.goto(f"{server}/#table={first}")
+        chloe.wait_for_selector("#game-result")
+        assert chloe.is_hidden("#rematch") and chloe.is_hidden("#rematch-offer")
+        bruno.click("#rematch")
+        second = ana.evaluate("window.room.state.table")
+        bruno.wait_for_function(f"window.room.state.table === '{second}'"
+                                " && window.room.state.phase !== 'waiting'")
+        ana.wait_for_function("window.room.state.phase !== 'waiting'")
+        assert bruno.evaluate("window.room.state.seat") == 1  # his seat, kept for him
+        assert bruno.is_hidden("#overlay")
+        assert ana.errors == [] and bruno.errors == []
+        browser.close()
+
+
 @pytest.mark.parametrize("preset", ["three", "decouverte"])
 def test_three_player_and_decouverte_tables_to_the_end(server: str, preset: str) -> None:
     from playwright.sync_api import sync_playwright
@@ -357,10 +410,23 @@ def test_a_french_page_has_no_english_words(server: str) -> None:
         page.click("#more-rules summary")
         texts = [page.inner_text("body"), " ".join(page.eval_on_selector_all(
             "option", "els => els.map(e => e.textContent)"))]
+        levels = page.eval_on_selector_all("#level option",
+                                           "els => els.map(e => [e.value, e.textContent])")
+        assert ["expert:500", "robot expert, 0,5 s par carte"] in levels, levels
+        page.select_option("#level", "expert:200")  # the expert's thinking time (issue 20)
         create(page, "coinche")
         page.wait_for_function(HAND_SHOWN)
+        page.wait_for_function("document.body.innerText.includes('robot expert · 0,2 s')")
         page.wait_for_function("window.room.state.phase !== 'waiting'")
         texts.append(page.inner_text("body"))
+        # The cards are read aloud by their French names: "roi de cœur", "dix de carreau".
+        labels = page.eval_on_selector_all(
+            "#hand button", "els => els.map(e => [e.dataset.card, e.getAttribute('aria-label')])")
+        ranks = {"7": "sept", "8": "huit", "9": "neuf", "10": "dix", "J": "valet",
+                 "Q": "dame", "K": "roi", "A": "as"}
+        suits = {"S": "pique", "H": "cœur", "D": "carreau", "C": "trèfle"}
+        assert labels and all(said == f"{ranks[card[:-1]]} de {suits[card[-1]]}"
+                              for card, said in labels), labels
         page.reload()
         page.wait_for_function(HAND_SHOWN)
         texts.append(page.inner_text("body"))
@@ -458,9 +524,12 @@ def test_chat_and_quick_phrases(server: str) -> None:
         page.wait_for_function(HAND_SHOWN)
         page.click("#settings summary")  # the German deck: its own suits
         page.select_option("#deck", "german")
+        shown = page.inner_text("#hand")  # the cards' faces, and what is read aloud
+        assert any(suit in shown for suit in "🍃❤🔔🌰") and "♠" not in shown
         labels = " ".join(hand_of(page) and page.eval_on_selector_all(
             "#hand .card", "e => e.map(x => x.getAttribute('aria-label'))"))
-        assert any(suit in labels for suit in "🍃❤🔔🌰") and "♠" not in labels
+        assert any(f"of {suit}" in labels for suit in ("leaves", "hearts", "bells", "acorns"))
+        assert "spades" not in labels and "diamonds" not in labels and "♠" not in labels
         page.click("#settings summary")
         page.click("#chat-toggle")
         page.click("#phrases button >> nth=0")
@@ -524,6 +593,15 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
         page.wait_for_function("document.querySelector('#error').innerText.length > 0")
         assert "only one team" in page.inner_text("#error")
         assert len(page.query_selector_all("#sheet tbody tr")) == 2  # nothing added
+        page.evaluate("localStorage.setItem('rebelote-lang', 'fr')")
+        page.reload()
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
+        page.fill("#points", "90")
+        page.fill("#ann0", "20")
+        page.fill("#ann1", "20")
+        page.click("#add")
+        page.wait_for_function("document.querySelector('#error').innerText.length > 0")
+        assert "seules les annonces d'une équipe comptent" in page.inner_text("#error")
         browser.close()
 
 

@@ -196,9 +196,17 @@ def test_seats_full_tables_and_rematch(service: TableService) -> None:
         state = _state(service.handle(who, {"type": "sync", "table": table}), who)
         service.handle(who, {"type": "act", "table": table,
                              "action": rng.choice(state["legal"])})
+    assert _state(service.handle("ana", {"type": "sync", "table": table}), "ana")[
+        "rematch_by"] is None
+    service.handle("eve", {"type": "watch", "table": table})
     out = service.handle("bruno", {"type": "rematch", "table": table})
     new = _state(out, "bruno")["table"]
     assert new != table and _state(out, "ana")["rematch"] == new
+    # Ana (and the spectator) hear who asked: Bruno, at seat 3; so does a restarted server.
+    assert _state(out, "ana")["rematch_by"] == 3 and _state(out, "eve")["rematch_by"] == 3
+    again = TableService(service.store, seed=4)
+    state = _state(again.handle("ana", {"type": "sync", "table": table}), "ana")
+    assert (state["rematch"], state["rematch_by"]) == (new, 3)
     n = service.tables[new]
     assert n.seats[3] == {"player": "bruno"} and n.seats[1] == {"bot": "random"}
     assert n.game is None  # Ana's seat waits for her
@@ -273,6 +281,49 @@ def test_the_catalog_has_every_web_text_in_three_languages() -> None:
     for phrase in PHRASES:
         assert texts["fr"][f"phrase_{phrase}"] != texts["en"][f"phrase_{phrase}"]
     assert catalog("fr")["reasons"]["must follow suit"].startswith("il faut")
+
+
+def test_every_card_has_a_spoken_name_in_every_language_and_deck(tmp_path: Path) -> None:
+    """ARIA labels say cards in words, with each deck's own suits: 32 distinct names per
+    deck and language, for every deck the page offers; served with the catalog."""
+    import re
+
+    from rebelote.cards import card_name
+    from rebelote.decks import STYLES, short_label
+    from rebelote.i18n import DECK_FAMILY, spoken_card, spoken_cards
+
+    page = (Path(__file__).parent.parent / "src/rebelote/server/static/index.html").read_text()
+    choices = re.findall(r'<option value="(\w+)"', page.split('id="deck"')[1].split("</select>")[0])
+    assert set(choices) == set(DECK_FAMILY) == {"pictures", *STYLES}
+    for lang in LANGS:
+        names = spoken_cards(lang)
+        assert set(names) == set(DECK_FAMILY)
+        for deck, by_card in names.items():
+            assert sorted(by_card) == sorted(card_name(c) for c in range(32))
+            assert len(set(by_card.values())) == 32, (lang, deck)  # no two cards alike
+            for c in range(32):
+                name = by_card[card_name(c)]
+                assert name == spoken_card(c, deck, lang) and len(name.split()) >= 2
+                assert not re.search(r"[♠♥♦♣❤🍃🔔🌰⚔🏆🪙🌿]", name), name  # words only
+                if deck != "pictures":
+                    assert name != short_label(c, deck)
+    said = {(lang, deck, card): spoken_cards(lang)[deck][card]
+            for lang in LANGS for deck in DECK_FAMILY for card in ("KH", "10D", "JS", "7D")}
+    assert said["fr", "pictures", "KH"] == "roi de cœur"
+    assert said["fr", "french", "10D"] == "dix de carreau"
+    assert said["fr", "international", "JS"] == "valet de pique"
+    assert said["en", "pictures", "KH"] == "King of hearts"
+    assert said["es", "pictures", "KH"] == "rey de corazones"
+    assert said["en", "german", "KH"] == "King of hearts"
+    assert said["en", "german", "JS"] == "Unter of leaves"
+    assert said["es", "german", "10D"] == "diez de cascabeles"
+    assert said["es", "spanish", "7D"] == "cuatro de oros"  # the Spanish deck's 4 is the 7
+    assert said["es", "spanish", "JS"] == "sota de espadas"
+    assert said["fr", "spanish", "KH"] == "roi de coupes"
+    assert said["en", "spanish", "10D"] == "Seven of coins"
+    client = TestClient(create_app(f"sqlite:///{tmp_path / 'web.sqlite'}", secret="t", seed=1))
+    assert client.get("/api/texts?lang=fr").json()["spoken"] == spoken_cards("fr")
+    assert client.get("/api/texts?lang=es").json()["spoken"]["spanish"]["AC"] == "as de bastos"
 
 
 def test_the_pages_get_the_catalog_compressed_files_and_a_favicon(tmp_path: Path) -> None:

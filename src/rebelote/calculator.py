@@ -51,28 +51,27 @@ class HandEntry:
         """The engine's outcome for this entry; :class:`ScoreError` if impossible."""
         check_two_teams(rules)
         if self.taker not in (0, 1):
-            raise ScoreError(f"the taking team must be 0 (us) or 1 (them), not {self.taker!r}")
+            raise ScoreError("err_taker_team", value=self.taker)
         if self.capot is not None:
             if self.capot not in (0, 1):
-                raise ScoreError(f"the capot team must be 0 or 1, not {self.capot!r}")
+                raise ScoreError("err_capot_team", value=self.capot)
             allowed = (162, rules.capot_points) if self.capot == 0 else (0,)
             if self.points is not None and self.points not in allowed:
                 loser = 1 - self.capot
                 given = 162 - self.points if loser == 1 else self.points
-                raise ScoreError(f"a capot by team {self.capot} leaves team {loser} no card "
-                                 f"points, but the entry gives team {loser} {given}")
+                raise ScoreError("err_capot_points", team=self.capot, loser=loser,
+                                 given=given)
             cards = (0, 0)
         else:
             if self.points is None:
-                raise ScoreError("enter team 0's card points (0 to 162, dix de der included)")
+                raise ScoreError("err_points_missing")
             if not 0 <= self.points <= 162:
-                raise ScoreError(f"card points go from 0 to 162 (dix de der included), "
-                                 f"not {self.points}")
+                raise ScoreError("err_points_range", value=self.points)
             cards = (self.points, 162 - self.points)
         belote = [0, 0]
         for team in self.belote:
             if team not in (0, 1):
-                raise ScoreError(f"a belote belongs to team 0 or 1, not {team!r}")
+                raise ScoreError("err_belote_team", value=team)
             belote[team] += 20
         all_trump_possible = rules.round2_all_trump or rules.auction_all_trump
         if self.suit == "SA":
@@ -82,17 +81,14 @@ class HandEntry:
         else:
             max_belotes = 1
         if len(self.belote) > max_belotes:
-            raise ScoreError(f"{len(self.belote)} belotes are impossible here: at most "
-                             f"{max_belotes} (one per K-Q of trump)")
+            raise ScoreError("err_belote_count", count=len(self.belote), most=max_belotes)
         if any(self.announce) and not rules.announcements:
-            raise ScoreError(f"the {rules.preset} rules have no announcements")
+            raise ScoreError("err_no_announcements", preset=rules.preset)
         for value in self.announce:
             if value not in team_totals():
-                raise ScoreError(f"{value} is not an announcement total: no combination of "
-                                 "tierces (20), cinquantes (50), cents (100) and carrés "
-                                 "(100, 150, 200) that two partners can hold makes it")
+                raise ScoreError("err_announce_total", value=value)
         if rules.game == "auction" and not (self.bid or self.capot_bid):
-            raise ScoreError("auction games need the bid (80 to 160, or capot)")
+            raise ScoreError("err_bid_missing")
         bid = rules.capot_bid_value if self.capot_bid else self.bid
         return HandOutcome(self.taker, cards, self.capot, self.announce,
                            (belote[0], belote[1]), bid, self.capot_bid, self.double)
@@ -113,36 +109,36 @@ class HandEntry:
         return out
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "hand") -> HandEntry:
+    def from_json(cls, data: Any) -> HandEntry:
         """An entry from its JSON form (the ``score game`` file format)."""
         if not isinstance(data, dict):
-            raise ScoreError(f"{where} must be an object")
+            raise ScoreError("err_field_object")
         known = {"taker", "points", "capot", "announce", "belote", "bid", "double", "suit"}
         unknown = set(data) - known
         if unknown:
-            raise ScoreError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+            raise ScoreError("err_field_unknown", name=sorted(unknown)[0])
 
         def integer(name: str, value: Any) -> int:
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ScoreError(f"{where}: {name} must be a whole number, not {value!r}")
+                raise ScoreError("err_field_number", name=name, value=value)
             return value
 
         if "taker" not in data:
-            raise ScoreError(f"{where}: 'taker' (0 or 1) is missing")
+            raise ScoreError("err_field_taker")
         taker = integer("taker", data["taker"])
         points = None if data.get("points") is None else integer("points", data["points"])
         capot = None if data.get("capot") is None else integer("capot", data["capot"])
         raw_ann = data.get("announce", {})
         if not isinstance(raw_ann, dict):
-            raise ScoreError(f"{where}: announce must be an object such as {{\"0\": 20}}")
+            raise ScoreError("err_field_announce")
         announce = [0, 0]
         for team, value in raw_ann.items():
             if team not in ("0", "1"):
-                raise ScoreError(f"{where}: announce teams are \"0\" and \"1\", not {team!r}")
+                raise ScoreError("err_field_announce_team", value=team)
             announce[int(team)] = integer("an announcement", value)
         raw_belote = data.get("belote", [])
         if not isinstance(raw_belote, list):
-            raise ScoreError(f"{where}: belote must list teams, such as [0]")
+            raise ScoreError("err_field_belote")
         belote = tuple(integer("a belote team", b) for b in raw_belote)
         bid_raw = data.get("bid", 0)
         capot_bid = bid_raw == "capot"
@@ -150,7 +146,7 @@ class HandEntry:
         double = integer("double", data.get("double", 1))
         suit = data.get("suit")
         if suit is not None and suit not in ("S", "H", "D", "C", "SA", "TA"):
-            raise ScoreError(f"{where}: suit must be S, H, D, C, SA or TA, not {suit!r}")
+            raise ScoreError("err_field_suit", value=suit)
         return cls(taker, points, capot, (announce[0], announce[1]), belote, bid, double,
                    capot_bid, suit)
 
@@ -158,8 +154,7 @@ class HandEntry:
 def check_two_teams(rules: Rules) -> None:
     """:class:`ScoreError` for rules a two-team sheet cannot score (three players)."""
     if rules.players == 3:
-        raise ScoreError(f"the score calculator counts two teams (or two players): "
-                         f"{rules.preset} is played by three, each for himself")
+        raise ScoreError("err_three_players", preset=rules.preset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,11 +187,11 @@ class ScoreSheet:
         reserve = 0
         for i, entry in enumerate(hands):
             if rows and self._winner_after(rows) is not None:
-                raise ScoreError(f"the game was over after hand {i}: no hand can follow")
+                raise ScoreError("err_game_over_after", n=i)
             try:
                 score = score_outcome(self.rules, entry.outcome(self.rules), reserve)
             except ScoreError as exc:
-                raise ScoreError(f"hand {i + 1}: {exc}") from None
+                raise ScoreError("err_in_hand", n=i + 1, why=exc) from None
             totals = [totals[0] + score.scored[0], totals[1] + score.scored[1]]
             reserve = score.reserve
             rows.append(SheetRow(entry, score, (totals[0], totals[1]), reserve))
@@ -227,7 +222,7 @@ class ScoreSheet:
     def add(self, entry: HandEntry) -> SheetRow:
         """Score one more hand; :class:`ScoreError` (and no change) if impossible."""
         if self.winner is not None:
-            raise ScoreError("the game is over: start a new sheet")
+            raise ScoreError("err_game_over")
         rows = self._compute([*self.hands, entry])
         self.hands.append(entry)
         return rows[-1]
@@ -235,13 +230,13 @@ class ScoreSheet:
     def undo(self) -> HandEntry:
         """Remove the last hand and return it."""
         if not self.hands:
-            raise ScoreError("there is no hand to undo")
+            raise ScoreError("err_no_undo")
         return self.hands.pop()
 
     def fix(self, number: int, entry: HandEntry) -> None:
         """Replace hand ``number`` (1-based); every later row is recomputed."""
         if not 1 <= number <= len(self.hands):
-            raise ScoreError(f"there is no hand {number} (the sheet has {len(self.hands)})")
+            raise ScoreError("err_no_such_hand", n=number, count=len(self.hands))
         hands = list(self.hands)
         hands[number - 1] = entry
         self._compute(hands)  # raises, changing nothing, if the fix is impossible
@@ -258,15 +253,21 @@ class ScoreSheet:
     def from_json(cls, data: Any) -> ScoreSheet:
         """A sheet from ``{"rules": {...}, "hands": [...]}`` (a saved sheet or a game file)."""
         if not isinstance(data, dict):
-            raise ScoreError("a score sheet is a JSON object with 'rules' and 'hands'")
+            raise ScoreError("err_sheet_shape")
         try:
             rules = Rules.from_dict(data.get("rules", {"preset": "classic"}))
         except (RulesError, TypeError) as exc:
-            raise ScoreError(f"rules: {exc}") from None
+            raise ScoreError("err_sheet_rules", why=exc) from None
         hands = data.get("hands", [])
         if not isinstance(hands, list):
-            raise ScoreError("'hands' must be a list")
-        sheet = cls(rules, [HandEntry.from_json(h, f"hand {i + 1}") for i, h in enumerate(hands)])
+            raise ScoreError("err_sheet_hands")
+        entries = []
+        for i, h in enumerate(hands):
+            try:
+                entries.append(HandEntry.from_json(h))
+            except ScoreError as exc:
+                raise ScoreError("err_in_hand", n=i + 1, why=exc) from None
+        sheet = cls(rules, entries)
         sheet.rows()  # validates every hand
         return sheet
 
@@ -284,9 +285,9 @@ class ScoreSheet:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise ScoreError(f"{path}: no such file") from None
+            raise ScoreError("err_no_file", path=path) from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ScoreError(f"{path}: not a readable JSON score sheet ({exc})") from None
+            raise ScoreError("err_unreadable", path=path, why=exc) from None
         return cls.from_json(data)
 
     def report(self) -> dict[str, Any]:

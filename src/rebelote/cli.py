@@ -221,7 +221,8 @@ def selfplay(
 
 @app.command()
 def arena(
-    bots: Annotated[str, typer.Option(help="Two levels, A,B (random, heuristic, expert).",
+    bots: Annotated[str, typer.Option(help="Two levels, A,B (random, heuristic, expert, "
+                                      "expert:MS).",
                                       metavar="A,B")],
     deals: Annotated[int, typer.Option(min=1, help="Duplicate deals (each played twice).",
                                        metavar="N")] = 200,
@@ -372,7 +373,8 @@ def play(
     = None,
     target: Annotated[int | None, typer.Option(min=1, help="Points to win.", metavar="N")]
     = None,
-    bots: Annotated[str | None, typer.Option(help="random, heuristic or expert.",
+    bots: Annotated[str | None, typer.Option(help="random, heuristic, expert, or expert:MS "
+                                             "(thinking MS ms a card).",
                                              metavar="LEVEL")] = None,
     seat: Annotated[int | None, typer.Option(min=0, max=3, help="Your seat (0 first).",
                                              metavar="N")] = None,
@@ -399,8 +401,9 @@ def play(
         _fail(f"unknown language {lang!r} (fr, en, es)")
     if deck is not None and deck not in STYLES:
         _fail(f"unknown deck {deck!r} ({', '.join(STYLES)})")
-    if bots is not None and bots not in LEVELS:
-        _fail(f"unknown bot level {bots!r} ({', '.join(LEVELS)})")
+    if bots is not None and not is_level(bots):
+        _fail(f"unknown bot level {bots!r} ({', '.join(LEVELS)}, or expert:MS for the "
+              "expert thinking MS ms a card)")
     if preset is not None and preset not in PRESETS:
         _fail(f"unknown preset {preset!r} ({', '.join(PRESETS)})")
     remembered = load_setup()
@@ -472,6 +475,9 @@ def serve(
     owner_timeout: Annotated[float | None, typer.Option(
         help="Seconds before a dead process's tables are taken over "
              "[env REBELOTE_OWNER_TIMEOUT; default 15].")] = None,
+    guests_per_hour: Annotated[int | None, typer.Option(
+        help="New guests one address may make in an hour, 0 for no limit "
+             "[env REBELOTE_GUESTS_PER_HOUR; default 60].")] = None,
     name: Annotated[str | None, typer.Option(
         help="This process's name in logs and metrics [env REBELOTE_NAME].")] = None,
     migrate: Annotated[bool | None, typer.Option(
@@ -487,7 +493,8 @@ def serve(
         settings = Settings.load(host=host, port=port, database=database, redis=redis,
                                  workers=workers, data_dir=data_dir, log_format=log_format,
                                  log_level=log_level, owner_timeout=owner_timeout,
-                                 name=name, migrate=migrate)
+                                 guests_per_hour=guests_per_hour, name=name,
+                                 migrate=migrate)
     except SettingsError as exc:
         _fail(str(exc), 2)
     from rebelote.server.app import run
@@ -606,7 +613,7 @@ def score_game_cmd(
 ) -> None:
     """Score a whole game of hand outcomes: each hand, running totals, the winner."""
     from rebelote.calculator import ScoreSheet
-    from rebelote.i18n import LANGS, tr
+    from rebelote.i18n import LANGS, error_text, tr
 
     if lang not in LANGS:
         _fail(f"unknown language {lang!r} (en, fr, es)")
@@ -614,7 +621,7 @@ def score_game_cmd(
         sheet = ScoreSheet.load(file)
         report = sheet.report()
     except ScoreError as exc:
-        _fail(str(exc), 2, {"message": str(exc)}, as_json)
+        _fail(error_text(exc, lang), 2, {"message": str(exc)}, as_json)
     if as_json:
         print(json.dumps(report))
         return

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from rebelote.i18n_web import WEB_TEXT
+from rebelote.scoring import SCORE_ERRORS, ScoreError
 
 LANGS: Final = ("en", "fr", "es")
 
@@ -209,8 +210,9 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
     "level_random": {"en": "beginner (random)", "fr": "débutant (au hasard)",
                      "es": "principiante (al azar)"},
     "level_heuristic": {"en": "club player", "fr": "joueur de club", "es": "jugador de club"},
-    "level_expert": {"en": "expert (slower)", "fr": "expert (plus lent)",
-                     "es": "experto (más lento)"},
+    "level_expert": {"en": "expert", "fr": "expert", "es": "experto"},
+    "level_expert_budget": {"en": "expert, {s} s a card", "fr": "expert, {s} s par carte",
+                            "es": "experto, {s} s por carta"},
     "setup_keys": {"en": "Tab, Enter · Esc: quit", "fr": "Tab, Entrée · Échap : quitter",
                    "es": "Tab, Intro · Esc: salir"},
     "preset_classic": {"en": "classic, announcements, to 1000",
@@ -284,6 +286,97 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
     **WEB_TEXT,  # the web card room's texts (rebelote.i18n_web)
 }
 
+_SCORE_ERRORS: Final[dict[str, tuple[str, str]]] = {
+    # key: (French, Spanish); the English is rebelote.scoring.SCORE_ERRORS.
+    "err_taker_team": ("l'équipe preneuse est 0 (nous) ou 1 (eux), pas {value!r}",
+                       "el equipo que toma es 0 (nosotros) o 1 (ellos), no {value!r}"),
+    "err_capot_team": ("l'équipe du capot est 0 ou 1, pas {value!r}",
+                       "el equipo del capot es 0 o 1, no {value!r}"),
+    "err_capot_points": ("un capot de l'équipe {team} ne laisse aucun point de plis à "
+                         "l'équipe {loser}, mais la saisie lui en donne {given}",
+                         "un capot del equipo {team} no deja puntos de bazas al equipo "
+                         "{loser}, pero la entrada le da {given}"),
+    "err_points_missing": ("entrez les points de plis de l'équipe 0 (0 à 162, dix de der "
+                           "compris)", "introduzca los puntos de bazas del equipo 0 (0 a "
+                           "162, dix de der incluido)"),
+    "err_points_range": ("les points de plis vont de 0 à 162 (dix de der compris), pas "
+                         "{value}", "los puntos de bazas van de 0 a 162 (dix de der "
+                         "incluido), no {value}"),
+    "err_points_pair": ("les points de plis sont deux nombres de 0 à 162 dont la somme fait "
+                        "162 (dix de der compris), pas {a} et {b}",
+                        "los puntos de bazas son dos números de 0 a 162 que suman 162 (dix "
+                        "de der incluido), no {a} y {b}"),
+    "err_belote_team": ("une belote appartient à l'équipe 0 ou 1, pas {value!r}",
+                        "una belote es del equipo 0 o 1, no {value!r}"),
+    "err_belote_count": ("{count} belotes sont impossibles ici : {most} au plus (une par "
+                         "roi-dame d'atout)", "{count} belotes son imposibles aquí: {most} "
+                         "como máximo (una por rey-dama de triunfo)"),
+    "err_belote_value": ("la belote vaut 20 (une par roi-dame d'atout)",
+                         "la belote vale 20 (una por rey-dama de triunfo)"),
+    "err_no_announcements": ("les règles {preset} n'ont pas d'annonces",
+                             "las reglas {preset} no tienen cantes"),
+    "err_announce_total": ("{value} n'est pas un total d'annonces : aucune combinaison de "
+                           "tierces (20), cinquantes (50), cents (100) et carrés (100, 150, "
+                           "200) de deux partenaires ne le fait",
+                           "{value} no es un total de cantes: ninguna combinación de "
+                           "tierces (20), cinquantes (50), cents (100) y carrés (100, 150, "
+                           "200) de dos compañeros lo da"),
+    "err_announce_both": ("seules les annonces d'une équipe comptent : celle qui a la "
+                          "meilleure", "solo puntúan los cantes de un equipo: el que tiene "
+                          "el mejor"),
+    "err_negative": ("les points d'annonces et de belote ne peuvent être négatifs",
+                     "los puntos de cantes y de belote no pueden ser negativos"),
+    "err_negative_reserve": ("la réserve du litige ne peut être négative",
+                             "la reserva del litige no puede ser negativa"),
+    "err_bid_missing": ("les jeux à enchères demandent le contrat (80 à 160, ou capot)",
+                        "los juegos con subasta piden el contrato (80 a 160, o capot)"),
+    "err_classic_bid": ("la belote classique n'a ni contrat chiffré, ni capot annoncé, ni "
+                        "coinche", "la belote clásica no tiene contrato, capot cantado ni "
+                        "coinche"),
+    "err_capot_bid": ("un capot annoncé vaut {worth}, pas {value}",
+                      "un capot cantado vale {worth}, no {value}"),
+    "err_bid_value": ("un contrat va de 80 à 160 par dizaines, ou capot ; pas {value}",
+                      "un contrato va de 80 a 160 de diez en diez, o capot; no {value}"),
+    "err_double": ("la coinche vaut 1, 2 (coinche) ou 4 (surcoinche), pas {value}",
+                   "el coinche vale 1, 2 (coinche) o 4 (surcoinche), no {value}"),
+    "err_three_players": ("le carnet compte deux équipes (ou deux joueurs) : {preset} se "
+                          "joue à trois, chacun pour soi", "la libreta cuenta dos equipos "
+                          "(o dos jugadores): {preset} se juega a tres, cada uno por su "
+                          "cuenta"),
+    "err_game_over_after": ("la partie était finie après la donne {n} : aucune donne ne "
+                            "peut suivre", "la partida terminó tras la mano {n}: ninguna "
+                            "mano puede seguir"),
+    "err_in_hand": ("donne {n} : {why}", "mano {n}: {why}"),
+    "err_game_over": ("la partie est finie : commencez une nouvelle feuille",
+                      "la partida ha terminado: empiece una hoja nueva"),
+    "err_no_undo": ("aucune donne à annuler", "no hay ninguna mano que deshacer"),
+    "err_no_such_hand": ("il n'y a pas de donne {n} (la feuille en a {count})",
+                         "no hay mano {n} (la hoja tiene {count})"),
+    "err_sheet_shape": ("une feuille de marque est un objet JSON avec « rules » et « hands »",
+                        "una hoja de puntos es un objeto JSON con «rules» y «hands»"),
+    "err_sheet_rules": ("règles : {why}", "reglas: {why}"),
+    "err_sheet_hands": ("« hands » doit être une liste", "«hands» debe ser una lista"),
+    "err_no_file": ("{path} : fichier introuvable", "{path}: no existe el archivo"),
+    "err_unreadable": ("{path} : pas une feuille de marque JSON lisible ({why})",
+                       "{path}: no es una hoja de puntos JSON legible ({why})"),
+    "err_field_object": ("une donne doit être un objet", "una mano debe ser un objeto"),
+    "err_field_unknown": ("champ inconnu {name!r}", "campo desconocido {name!r}"),
+    "err_field_number": ("{name} doit être un nombre entier, pas {value!r}",
+                         "{name} debe ser un número entero, no {value!r}"),
+    "err_field_taker": ("« taker » (0 ou 1) manque", "falta «taker» (0 o 1)"),
+    "err_field_announce": ("announce doit être un objet comme {{\"0\": 20}}",
+                           "announce debe ser un objeto como {{\"0\": 20}}"),
+    "err_field_announce_team": ("les équipes d'announce sont \"0\" et \"1\", pas {value!r}",
+                                "los equipos de announce son \"0\" y \"1\", no {value!r}"),
+    "err_field_belote": ("belote doit lister des équipes, comme [0]",
+                         "belote debe listar equipos, como [0]"),
+    "err_field_suit": ("la couleur est S, H, D, C, SA ou TA, pas {value!r}",
+                       "el palo es S, H, D, C, SA o TA, no {value!r}"),
+}
+_TEXT.update({key: {"en": SCORE_ERRORS[key], "fr": fr, "es": es}
+              for key, (fr, es) in _SCORE_ERRORS.items()})
+
+
 _REASONS: Final[dict[str, dict[str, str]]] = {
     "must follow suit": {"en": "you must follow suit", "fr": "il faut fournir la couleur "
                          "demandée", "es": "hay que asistir al palo"},
@@ -317,6 +410,58 @@ _REASONS: Final[dict[str, dict[str, str]]] = {
 }
 
 
+# Cards' spoken names (screen readers), per language and per deck family: the ranks
+# 7 8 9 10 J Q K A, then "of <suit>" for spades, hearts, diamonds, clubs (the canonical
+# order of rebelote.cards). The German deck has its own suits (leaves, hearts, bells,
+# acorns) and figures (Unter, Ober); the Spanish deck (rebelote.decks) its own suits
+# (espadas, copas, oros, bastos) and its numbers 4 5 6 7 for the 7 8 9 10.
+_SPOKEN: Final[dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]]] = {
+    "french": {
+        "en": (("Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace"),
+               ("of spades", "of hearts", "of diamonds", "of clubs")),
+        "fr": (("sept", "huit", "neuf", "dix", "valet", "dame", "roi", "as"),
+               ("de pique", "de cœur", "de carreau", "de trèfle")),
+        "es": (("siete", "ocho", "nueve", "diez", "jota", "reina", "rey", "as"),
+               ("de picas", "de corazones", "de diamantes", "de tréboles")),
+    },
+    "german": {
+        "en": (("Seven", "Eight", "Nine", "Ten", "Unter", "Ober", "King", "Ace"),
+               ("of leaves", "of hearts", "of bells", "of acorns")),
+        "fr": (("sept", "huit", "neuf", "dix", "valet", "cavalier", "roi", "as"),
+               ("de feuille", "de cœur", "de grelot", "de gland")),
+        "es": (("siete", "ocho", "nueve", "diez", "sota", "caballo", "rey", "as"),
+               ("de hojas", "de corazones", "de cascabeles", "de bellotas")),
+    },
+    "spanish": {
+        "en": (("Four", "Five", "Six", "Seven", "Knave", "Knight", "King", "Ace"),
+               ("of swords", "of cups", "of coins", "of batons")),
+        "fr": (("quatre", "cinq", "six", "sept", "valet", "cavalier", "roi", "as"),
+               ("d'épées", "de coupes", "de deniers", "de bâtons")),
+        "es": (("cuatro", "cinco", "seis", "siete", "sota", "caballo", "rey", "as"),
+               ("de espadas", "de copas", "de oros", "de bastos")),
+    },
+}
+DECK_FAMILY: Final = {"pictures": "french", "french": "french", "international": "french",
+                      "german": "german", "spanish": "spanish"}
+"""The web client's deck choices, each with the words its cards are spoken with."""
+
+
+def spoken_card(card: int, deck: str = "pictures", lang: str = "en") -> str:
+    """A card (0..31, rebelote.cards) said aloud in ``lang`` with the ``deck``'s words:
+    ``roi de cœur``, ``King of hearts``, ``rey de corazones``, ``sota de oros``."""
+    ranks, suits = _SPOKEN[DECK_FAMILY[deck]][lang if lang in LANGS else "en"]
+    return f"{ranks[card & 7]} {suits[card >> 3]}"
+
+
+def spoken_cards(lang: str = "en") -> dict[str, dict[str, str]]:
+    """Every card's spoken name in every deck of the web client, by the card's
+    notation (``KH``): what the page puts in its cards' ARIA labels."""
+    from rebelote.cards import card_name
+
+    return {deck: {card_name(c): spoken_card(c, deck, lang) for c in range(32)}
+            for deck in DECK_FAMILY}
+
+
 def reason(rule: str, fallback: str, lang: str = "en") -> str:
     """Why an action was refused, in ``lang`` (the engine's sentence if not translated)."""
     entry = _REASONS.get(rule)
@@ -334,6 +479,27 @@ def tr(key: str, lang: str = "en", **values: object) -> str:
     """The text ``key`` in ``lang`` (English if missing), with ``values`` filled in."""
     entry = _TEXT[key]
     return entry.get(lang, entry["en"]).format(**values)
+
+
+def level_label(spec: str, lang: str = "en", style: str = "level") -> str:
+    """A bot level's name (``level_expert``, or ``bot_expert`` with ``style="bot"``);
+    ``expert:MS`` names its thinking time."""
+    level, _, budget = spec.partition(":")
+    if budget:
+        seconds = f"{int(budget) / 1000:g}"
+        if lang in ("fr", "es"):
+            seconds = seconds.replace(".", ",")  # the decimal comma
+        return tr(f"{style}_expert_budget", lang, s=seconds)
+    return tr(f"{style}_{level}", lang)
+
+
+def error_text(exc: ScoreError, lang: str = "en") -> str:
+    """Why a hand or a sheet was refused, in ``lang`` (nested reasons too)."""
+    if exc.key not in _TEXT:
+        return str(exc)
+    values = {k: error_text(v, lang) if isinstance(v, ScoreError) else v
+              for k, v in exc.values.items()}
+    return tr(exc.key, lang, **values)
 
 
 def catalog(lang: str = "en") -> dict[str, dict[str, str]]:

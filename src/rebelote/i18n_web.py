@@ -235,6 +235,24 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "bot_random": ("random bot", "robot au hasard", "bot al azar"),
     "bot_heuristic": ("heuristic bot", "robot réfléchi", "bot heurístico"),
     "bot_expert": ("expert bot", "robot expert", "bot experto"),
+    "web_refused_too_many_guests": (
+        "Too many new guests from your address this hour: play on as the guest you are, "
+        "or try again later.",
+        "Trop de nouveaux invités depuis votre adresse cette heure-ci : continuez avec "
+        "l'invité que vous êtes, ou réessayez plus tard.",
+        "Demasiados invitados nuevos desde su dirección en esta hora: siga con el invitado "
+        "que ya es, o inténtelo más tarde."),
+    "web_refused_name_taken": ("That name (or one that looks the same) is taken.",
+                               "Ce nom (ou un nom qui lui ressemble) est déjà pris.",
+                               "Ese nombre (o uno que se le parece) ya está en uso."),
+    "web_refused_bad_request": ("A nickname is 1 to 24 characters, with a letter or a digit.",
+                                "Un pseudo fait 1 à 24 caractères, dont une lettre ou un "
+                                "chiffre.", "Un apodo tiene de 1 a 24 caracteres, con una "
+                                "letra o un número."),
+    "bot_expert_budget": ("expert bot, {s} s a card", "robot expert, {s} s par carte",
+                          "bot experto, {s} s por carta"),
+    "bot_expert_budget_short": ("expert bot · {s} s", "robot expert · {s} s",
+                                "bot experto · {s} s"),
     # -- rule options --
     "opt_auction_deal": ("auction deal", "distribution (enchères)", "reparto (subasta)"),
     "opt_auction_scoring": ("auction scoring", "marque des enchères", "puntuación de subasta"),

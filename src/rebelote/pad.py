@@ -19,7 +19,7 @@ from rich.table import Table
 
 from rebelote.announcements import team_totals
 from rebelote.calculator import HandEntry, ScoreSheet, new_sheet
-from rebelote.i18n import plural, tr
+from rebelote.i18n import error_text, plural, tr
 from rebelote.rules import PRESETS
 from rebelote.scoring import ScoreError
 
@@ -153,7 +153,7 @@ class Pad:
             try:
                 sheet = ScoreSheet.load(self.path)
             except ScoreError as exc:
-                self.error(self.t("sheet_unreadable", why=str(exc)))
+                self.error(self.t("sheet_unreadable", why=error_text(exc, self.lang)))
                 self.keep_aside("unreadable")
             else:
                 hands = plural("hands", len(sheet.hands), self.lang)
@@ -271,7 +271,7 @@ class Pad:
             try:
                 self.act(sheet, action)
             except ScoreError as exc:
-                self.error(str(exc))
+                self.error(error_text(exc, self.lang))
                 continue
             sheet.save(self.path)
 

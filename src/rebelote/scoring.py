@@ -5,6 +5,7 @@ and by the score calculator alike. Pure functions over small values, no cards ne
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from rebelote.rules import Rules
 
@@ -14,8 +15,66 @@ LITIGE = "litige"
 VOID = "void"
 
 
+SCORE_ERRORS: Final[dict[str, str]] = {
+    "err_taker_team": "the taking team must be 0 (us) or 1 (them), not {value!r}",
+    "err_capot_team": "the capot team must be 0 or 1, not {value!r}",
+    "err_capot_points": "a capot by team {team} leaves team {loser} no card points, but the "
+                        "entry gives team {loser} {given}",
+    "err_points_missing": "enter team 0's card points (0 to 162, dix de der included)",
+    "err_points_range": "card points go from 0 to 162 (dix de der included), not {value}",
+    "err_points_pair": "card points must be two numbers from 0 to 162 adding up to 162 "
+                       "(dix de der included), not {a} and {b}",
+    "err_belote_team": "a belote belongs to team 0 or 1, not {value!r}",
+    "err_belote_count": "{count} belotes are impossible here: at most {most} (one per K-Q "
+                        "of trump)",
+    "err_belote_value": "belote is worth 20 (one per K-Q of trump)",
+    "err_no_announcements": "the {preset} rules have no announcements",
+    "err_announce_total": "{value} is not an announcement total: no combination of tierces "
+                          "(20), cinquantes (50), cents (100) and carrés (100, 150, 200) that "
+                          "two partners can hold makes it",
+    "err_announce_both": "only one team's announcements score: the team holding the best one",
+    "err_negative": "announcement and belote points cannot be negative",
+    "err_negative_reserve": "the litige reserve cannot be negative",
+    "err_bid_missing": "auction games need the bid (80 to 160, or capot)",
+    "err_classic_bid": "classic belote has no bid, capot bid or coinche",
+    "err_capot_bid": "a capot bid is worth {worth}, not {value}",
+    "err_bid_value": "a bid is 80 to 160 by tens, or capot; not {value}",
+    "err_double": "double must be 1, 2 (coinche) or 4 (surcoinche), not {value}",
+    "err_three_players": "the score calculator counts two teams (or two players): {preset} is "
+                         "played by three, each for himself",
+    "err_game_over_after": "the game was over after hand {n}: no hand can follow",
+    "err_in_hand": "hand {n}: {why}",
+    "err_game_over": "the game is over: start a new sheet",
+    "err_no_undo": "there is no hand to undo",
+    "err_no_such_hand": "there is no hand {n} (the sheet has {count})",
+    "err_sheet_shape": "a score sheet is a JSON object with 'rules' and 'hands'",
+    "err_sheet_rules": "rules: {why}",
+    "err_sheet_hands": "'hands' must be a list",
+    "err_no_file": "{path}: no such file",
+    "err_unreadable": "{path}: not a readable JSON score sheet ({why})",
+    "err_field_object": "a hand must be an object",
+    "err_field_unknown": "unknown field {name!r}",
+    "err_field_number": "{name} must be a whole number, not {value!r}",
+    "err_field_taker": "'taker' (0 or 1) is missing",
+    "err_field_announce": "announce must be an object such as {{\"0\": 20}}",
+    "err_field_announce_team": "announce teams are \"0\" and \"1\", not {value!r}",
+    "err_field_belote": "belote must list teams, such as [0]",
+    "err_field_suit": "suit must be S, H, D, C, SA or TA, not {value!r}",
+}
+"""Why a hand or a sheet is refused, in English, by key: the text catalog
+(:mod:`rebelote.i18n`) gives the same keys in French and Spanish."""
+
+
 class ScoreError(ValueError):
-    """A hand outcome that cannot happen (e.g. more than 162 card points)."""
+    """A hand outcome that cannot happen (e.g. more than 162 card points).
+
+    Built from a key of :data:`SCORE_ERRORS` and its values, so that a front end can say
+    it in the user's language; any other text is kept as it is (already said)."""
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        self.key = key
+        self.values = values
+        super().__init__(SCORE_ERRORS[key].format(**values) if key in SCORE_ERRORS else key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,21 +123,19 @@ def score_hand(
     ``reserve`` is the litige reserve carried in.
     """
     if taker_team not in (0, 1):
-        raise ScoreError(f"the taking team must be 0 or 1, not {taker_team!r}")
+        raise ScoreError("err_taker_team", value=taker_team)
     if capot is not None:
         if capot not in (0, 1):
-            raise ScoreError(f"the capot team must be 0 or 1, not {capot!r}")
+            raise ScoreError("err_capot_team", value=capot)
         card_points = (rules.capot_points, 0) if capot == 0 else (0, rules.capot_points)
     else:
         a, b = card_points
         if a < 0 or b < 0 or a + b != 162:
-            raise ScoreError(f"card points must be two numbers from 0 to 162 adding up to "
-                             f"162 (dix de der included), not {a} and {b}")
-    for name, pair in (("announcement", announcements), ("belote", belote)):
-        if min(pair) < 0:
-            raise ScoreError(f"{name} points cannot be negative")
+            raise ScoreError("err_points_pair", a=a, b=b)
+    if min(announcements) < 0 or min(belote) < 0:
+        raise ScoreError("err_negative")
     if reserve < 0:
-        raise ScoreError("the litige reserve cannot be negative")
+        raise ScoreError("err_negative_reserve")
     t, d = taker_team, 1 - taker_team
     totals = (
         card_points[0] + announcements[0] + belote[0],
@@ -146,32 +203,31 @@ class HandOutcome:
 def check_outcome(rules: Rules, o: HandOutcome) -> None:
     """Raise :class:`ScoreError` for an outcome that cannot happen under ``rules``."""
     if o.taker_team not in (0, 1):
-        raise ScoreError(f"the taking team must be 0 or 1, not {o.taker_team!r}")
+        raise ScoreError("err_taker_team", value=o.taker_team)
     if o.capot is not None and o.capot not in (0, 1):
-        raise ScoreError(f"the capot team must be 0 or 1, not {o.capot!r}")
+        raise ScoreError("err_capot_team", value=o.capot)
     a, b = o.card_points
     if o.capot is None and (a < 0 or b < 0 or a + b != 162):
-        raise ScoreError(f"card points must be two numbers from 0 to 162 adding up to 162 "
-                         f"(dix de der included), not {a} and {b}")
+        raise ScoreError("err_points_pair", a=a, b=b)
     if min(o.announcements) < 0 or min(o.belote) < 0:
-        raise ScoreError("announcement and belote points cannot be negative")
+        raise ScoreError("err_negative")
     if min(o.announcements) > 0:
-        raise ScoreError("only one team's announcements score: the team holding the best one")
+        raise ScoreError("err_announce_both")
     if any(x % 20 for x in o.belote):
-        raise ScoreError("belote is worth 20 (one per K-Q of trump)")
+        raise ScoreError("err_belote_value")
     if max(o.announcements) > 0 and not rules.announcements:
-        raise ScoreError(f"the {rules.preset} rules have no announcements")
+        raise ScoreError("err_no_announcements", preset=rules.preset)
     if rules.game == "retourne":
         if o.bid or o.capot_bid or o.double != 1:
-            raise ScoreError("classic belote has no bid, capot bid or coinche")
+            raise ScoreError("err_classic_bid")
         return
     if o.capot_bid:
         if o.bid not in (0, rules.capot_bid_value):
-            raise ScoreError(f"a capot bid is worth {rules.capot_bid_value}, not {o.bid}")
+            raise ScoreError("err_capot_bid", worth=rules.capot_bid_value, value=o.bid)
     elif not (80 <= o.bid <= 160 and o.bid % 10 == 0):
-        raise ScoreError(f"a bid is 80 to 160 by tens, or capot; not {o.bid}")
+        raise ScoreError("err_bid_value", value=o.bid)
     if o.double not in (1, 2, 4):
-        raise ScoreError(f"double must be 1, 2 (coinche) or 4 (surcoinche), not {o.double}")
+        raise ScoreError("err_double", value=o.double)
 
 
 def score_outcome(rules: Rules, outcome: HandOutcome, reserve: int = 0) -> HandScore:

@@ -63,6 +63,12 @@ def parse_level(spec: str) -> tuple[str, float | None]:
     return level, float(budget)
 
 
+OFFERED_LEVELS = ("random", "heuristic", "expert", "expert:200", "expert:500")
+"""What the terminal game's setup and the web tables offer: the three levels, and the
+expert thinking 0.2 s or 0.5 s a card (as long as players said they would happily wait;
+the server offers no longer budgets, its bot workers are shared by every table)."""
+
+
 def is_level(spec: str) -> bool:
     """Whether ``spec`` names a bot level (:func:`parse_level`)."""
     try:
@@ -72,9 +78,10 @@ def is_level(spec: str) -> bool:
     return True
 
 
-def make_bot(level: str, seed: int | None = None) -> Bot:
+def make_bot(level: str, seed: int | None = None, threads: int = 1) -> Bot:
     """A bot of the named level: ``random``, ``heuristic``, ``expert`` or ``expert:MS``
-    (the expert with a time budget of MS ms a decision, :func:`parse_level`)."""
+    (the expert with a time budget of MS ms a decision, :func:`parse_level`).
+    ``threads``: the expert's solver threads (one where many bots share the machine)."""
     name, budget = parse_level(level)
     if name == "random":
         return RandomBot(seed)
@@ -84,4 +91,4 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
         return HeuristicBot(seed)
     from rebelote.bots.expert import ExpertBot
 
-    return ExpertBot(seed, budget_ms=budget)
+    return ExpertBot(seed, budget_ms=budget, threads=threads)

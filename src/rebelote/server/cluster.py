@@ -14,7 +14,11 @@ player's WebSocket may land on any process:
   player's other sockets subscribe to;
 - presence (how many sockets a player has open, per live process) is kept in Redis, so
   the owner of a table knows when a seated player dropped, whichever process he used;
-- the lobby is the Redis hash ``rebelote:lobby`` that owners keep current.
+- the lobby is the Redis hash ``rebelote:lobby`` that owners keep current (the tables
+  the lobby lists: public, unfinished, a player at them), and each player's "my tables"
+  the hash ``rebelote:mine:{player}``; an owner whose tables change the lobby's list
+  says so on ``rebelote:lobby-news``, and every process pushes the lobby, read from
+  Redis, to the players looking at it through its sockets.
 
 Nothing here knows the game: messages go through :class:`TableService` unchanged.
 
@@ -48,6 +52,11 @@ OWNER_TTL_S = 15
 """An owner that stops renewing its tables loses them after this long (the
 ``owner_timeout`` setting); it renews them every third of it."""
 TICK_S = 1.0
+LOBBY_NEWS = f"{PREFIX}lobby-news"
+LOBBY_PUSH_S = 0.2
+"""Lobby news is gathered this long before the lobby is pushed (one push for a burst)."""
+_MOVING = ("hand", "totals")
+"""Lobby entry fields that change as a game goes on: written, but no news."""
 
 # Renew a key only if it still holds our id; delete a key only if it holds a given id.
 # (A missing key is ours again: Redis was restarted and lost it.)
@@ -90,8 +99,13 @@ class Cluster:
         """Known owners of other processes' tables (asked again when one is gone)."""
         self._elsewhere: dict[str, bool] = {}
         """Whether a player has sockets in other processes (from presence news)."""
-        self._lobby: dict[str, str] = {}
-        """What this process last wrote to the lobby for each of its tables."""
+        self._lobby: dict[str, tuple[str | None, str | None]] = {}
+        """What this process last wrote to the lobby for each of its tables (None: not
+        listed), and its entry without the fields that move (what makes news)."""
+        self._mine: dict[str, dict[str, str | None]] = {}
+        """What this process last wrote to each seated player's "my tables", by table."""
+        self._push: asyncio.Task[None] | None = None
+        self._lobby_dirty = False
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.redis.register_script(_RENEW)
         self._delete_if = self.redis.register_script(_DELETE_IF)
@@ -115,10 +129,13 @@ class Cluster:
     async def start(self) -> None:
         await self.redis.set(f"{PREFIX}alive:{self.id}", 1, ex=self.ttl)
         self._pubsub = self.redis.pubsub()
-        await self._pubsub.subscribe(self.worker_channel(self.id), f"{PREFIX}presence")
+        await self._pubsub.subscribe(self.worker_channel(self.id), f"{PREFIX}presence",
+                                     LOBBY_NEWS)
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._keep())]
 
     async def stop(self) -> None:
+        if self._push is not None:
+            self._tasks.append(self._push)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -149,7 +166,12 @@ class Cluster:
                     await self._renew_all()
                     last_renew = loop.time()
                 try:
-                    out = self.service.tick()
+                    out = self.service.tick(commit=self.commit is None)
+                    if self.commit is not None:
+                        before = self.service.snapshot(out)
+                        await self.commit()  # a failure's players told by the group
+                        undone = self.service.undone(before)
+                        out = [(p, m) for p, m in out if m.get("table") not in undone]
                 except StorageFailure as failure:
                     out = failure.messages
                 except SQLAlchemyError:
@@ -179,6 +201,7 @@ class Cluster:
                          extra={"table_id": table})
                 self.service.drop(table)
                 self._lobby.pop(table, None)
+                self._mine.pop(table, None)
 
     async def _resync(self) -> None:
         """Presence of this process's players and the lobby entries of its tables,
@@ -189,6 +212,7 @@ class Cluster:
             pipe.publish(f"{PREFIX}presence", player)  # owners count them back in
         await pipe.execute()
         self._lobby.clear()
+        self._mine.clear()
         for table in list(self.service.tables):
             await self._publish_lobby(table)
         log.info("presence and lobby written again to redis (%d players, %d tables)",
@@ -203,6 +227,7 @@ class Cluster:
         for table in list(self.service.tables):
             self.service.drop(table)
         self._lobby.clear()
+        self._mine.clear()
         self._owners.clear()
 
     # -- sockets --------------------------------------------------------------------------
@@ -283,6 +308,8 @@ class Cluster:
             await self._handle(player, nickname, message)
             return
         payload = json.dumps({"player": player, "nickname": nickname, "message": message})
+        if kind in ("join", "watch", "sync"):  # at a table now: not looking at the lobby here
+            self.service.lobby_watchers.discard(player)
         for _attempt in range(3):
             owner = self._owners.get(table)
             if owner is None:
@@ -309,7 +336,15 @@ class Cluster:
                 and await self.redis.get(self.owner_key(table)) != self.id:
             return False  # another process runs it (if the key is ours, we forgot it)
         try:
-            out = self.service.adopt(table)
+            out = self.service.adopt(table, commit=self.commit is None)
+            if out is not None and self.commit is not None:
+                before = self.service.snapshot(out) | {table: self.service.tables.get(table)}
+                await self.commit()
+                undone = self.service.undone(before)
+                out = [(p, m) for p, m in out if m.get("table") not in undone]
+                if table in self.service.tables:  # what it finished, counted off the loop
+                    await asyncio.to_thread(self.service.summaries.update,
+                                            [self.service.tables[table]])
         except Exception:
             self.service.drop(table)
             await self._delete_if(keys=[self.owner_key(table)], args=[self.id])
@@ -317,7 +352,9 @@ class Cluster:
         if out is None:  # no such table: let the service say so
             await self._delete_if(keys=[self.owner_key(table)], args=[self.id])
             return True
-        table_obj = self.service.tables[table]
+        table_obj = self.service.tables.get(table)
+        if table_obj is None:  # its first write failed: undone, its players told
+            return True
         for who in table_obj.seats:  # a table restored counts its players as away
             if "player" not in who:
                 continue
@@ -336,46 +373,150 @@ class Cluster:
         before = set(self.service.tables)
         out = self.service.handle(player, message, commit=self.commit is None)
         created = set(self.service.tables) - before
-        if self.commit is not None and self.service.uncommitted:
-            failure = await self.commit()  # before anyone hears of it
-            if failure is not None:  # its players are told by the group commit
-                out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
-                if player not in {p for p, _m in failure.messages}:
+        if self.commit is not None:  # even with nothing new: a batch may be in writing
+            as_handled = self.service.snapshot(out)
+            await self.commit()  # before anyone hears of it
+            undone = self.service.undone(as_handled)  # its players told by the group
+            if undone:
+                out = [(p, m) for p, m in out if m.get("table") not in undone]
+                if not any(player in told for told in undone.values()):
                     out.append((player, {"type": "error", "code": "storage",
                                          "message": STORAGE_ERROR}))
+        created = {t for t in created if t in self.service.tables}  # not undone
         self.kick()
         # Stored (or refused by the store): from here on a Redis failure refuses nothing.
         try:
             for table in created:
                 await self.redis.set(self.owner_key(table), self.id, ex=self.ttl)
             named = message.get("table") if isinstance(message, dict) else None
+            changed = False
             for t in created | ({named} if isinstance(named, str) else set()):
-                await self._publish_lobby(t)  # the lobby first: an answer may send people there
+                # the lobby first: an answer may send people there
+                changed = await self._publish_lobby(t) or changed
+            if changed:  # this process's lobby watchers are told by the service's answer
+                told = any(m.get("type") == "lobby" for _p, m in out)
+                await self.redis.publish(LOBBY_NEWS, self.id if told else "")
         except (RedisError, OSError) as exc:
             log.warning("redis unreachable after a commit (%s): the lobby is written again "
                         "once it is back", exc.__class__.__name__)
         await self.deliver(out)
 
-    async def _publish_lobby(self, table_id: str) -> None:
+    async def _publish_lobby(self, table_id: str) -> bool:
+        """Write the table's lobby entry (or take it out: finished, private, nobody at
+        it) and each seated player's "my tables" entry, where they changed. Whether the
+        lobby's list changed (a table in or out, its seats or status): news for the
+        players looking at the lobby."""
         table = self.service.tables.get(table_id)
         if table is None:
-            return
-        entry = self.service.lobby_entry(table)
-        if entry is not None:
-            text = json.dumps(entry)
-            if self._lobby.get(table_id) != text:
-                await self.redis.hset(f"{PREFIX}lobby", table_id, text)
-                self._lobby[table_id] = text
+            return False
+        entry = self.service.listed(table)
+        text = None if entry is None else json.dumps(entry)
+        shape = None if entry is None else json.dumps(
+            {k: v for k, v in entry.items() if k not in _MOVING})
+        pipe = self.redis.pipeline(transaction=False)
+        writes = 0
+        old = self._lobby.get(table_id)
+        if old is None or old[0] != text:
+            if text is None:
+                pipe.hdel(f"{PREFIX}lobby", table_id)
+            else:
+                pipe.hset(f"{PREFIX}lobby", table_id, text)
+            writes += 1
+        known = self._mine.get(table_id, {})
+        seated = {w["player"] for w in table.seats if "player" in w}
+        mine: dict[str, str | None] = {}
+        for player in sorted(seated | set(known)):
+            mine_entry = self.service.my_entry(table, player)
+            mine[player] = None if mine_entry is None else json.dumps(mine_entry)
+            if player not in known or known[player] != mine[player]:
+                key = f"{PREFIX}mine:{player}"
+                if mine[player] is None:
+                    pipe.hdel(key, table_id)
+                else:
+                    pipe.hset(key, table_id, str(mine[player]))
+                writes += 1
+        if writes:
+            await pipe.execute()
+        self._lobby[table_id] = (text, shape)
+        self._mine[table_id] = {p: t for p, t in mine.items() if p in seated}
+        return (shape is not None) if old is None else old[1] != shape
 
     async def lobby(self) -> list[Message]:
-        """Every public table of every process."""
+        """Every public table of every process (the lobby's list)."""
         entries = await self.redis.hgetall(f"{PREFIX}lobby")
-        return [json.loads(v) for _k, v in sorted(entries.items())]
+        return _open([json.loads(v) for _k, v in sorted(entries.items())])
+
+    async def _lobbies(self, players: list[str]) -> dict[str, Message]:
+        """The lobby message for each of ``players``: every process's open tables, and
+        each one's own tables (from Redis, in one round trip)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(f"{PREFIX}lobby")
+        for player in players:
+            pipe.hgetall(f"{PREFIX}mine:{player}")
+        lobby, *mine = await pipe.execute()
+        tables = _open([json.loads(v) for _k, v in sorted(lobby.items())])
+        return {player: {"type": "lobby", "tables": tables,
+                         "mine": _open([json.loads(v) for _k, v in sorted(own.items())])}
+                for player, own in zip(players, mine, strict=True)}
+
+    async def _fill_lobbies(self, out: list[tuple[str, Message]]) -> list[tuple[str, Message]]:
+        """The service's lobby messages (this process's tables only) made every
+        process's; kept as they are if Redis is away."""
+        players = sorted({p for p, m in out if m.get("type") == "lobby"})
+        if not players:
+            return out
+        try:
+            lobbies = await self._lobbies(players)
+        except (RedisError, OSError) as exc:
+            log.warning("redis unreachable (%s): a lobby of this process's tables only",
+                        exc.__class__.__name__)
+            return out
+        return [(p, lobbies[p] if m.get("type") == "lobby" else m) for p, m in out]
+
+    def _lobby_changed(self) -> None:
+        """Lobby news: push the lobby to the players looking at it here, soon."""
+        self._lobby_dirty = True
+        if self._push is None or self._push.done():
+            self._push = asyncio.create_task(self._push_lobby())
+
+    async def _push_lobby(self) -> None:
+        while self._lobby_dirty:
+            await asyncio.sleep(LOBBY_PUSH_S)
+            self._lobby_dirty = False
+            watchers = [p for p in sorted(self.service.lobby_watchers)
+                        if p in self.local_sockets]
+            if not watchers:
+                continue
+            try:
+                lobbies = await self._lobbies(watchers)
+            except (RedisError, OSError) as exc:
+                log.warning("redis unreachable (%s): the lobby is not pushed",
+                            exc.__class__.__name__)
+                continue
+            for player, message in lobbies.items():
+                await self.send_local(player, json.dumps(message))
+
+    async def _publish_states(self, out: list[tuple[str, Message]]) -> None:
+        """The lobby entries of this process's tables whose state is sent (a bot's card,
+        a timer, a stand-in: not only players' messages change a table)."""
+        tables = sorted({m["table"] for _p, m in out if m.get("type") == "state"
+                         and m.get("table") in self.service.tables})
+        try:
+            changed = False
+            for table in tables:
+                changed = await self._publish_lobby(table) or changed
+            if changed:
+                await self.redis.publish(LOBBY_NEWS, "")  # every process pushes, this one too
+        except (RedisError, OSError) as exc:
+            log.warning("redis unreachable (%s): the lobby is written again once it is "
+                        "back", exc.__class__.__name__)
 
     async def deliver(self, out: list[tuple[str, Message]]) -> None:
         """Each answer to its recipient's sockets, here and in every other process."""
         if not out:
             return
+        await self._publish_states(out)
+        out = await self._fill_lobbies(out)
         pipe = self.redis.pipeline(transaction=False)
         published = False
         for recipient, message in out:
@@ -417,9 +558,17 @@ class Cluster:
                                        request["message"])
                 elif channel == f"{PREFIX}presence":
                     await self._presence(data)
+                elif channel == LOBBY_NEWS:
+                    if data != self.id:  # the sender told its own watchers
+                        self._lobby_changed()
                 else:
                     origin, _, text = data.partition("|")
                     if origin != self.id:
                         await self.send_local(channel[len(self.player_channel("")):], text)
             except Exception:  # one bad message must not stop the listener
                 log.exception("cluster message on %s dropped", channel)
+
+
+def _open(entries: list[Message]) -> list[Message]:
+    """Lobby entries without finished games (an older process kept them listed)."""
+    return [e for e in entries if e.get("status") != "over"]

@@ -41,6 +41,7 @@ class Settings:
     log_format: str = "plain"
     log_level: str = "info"
     owner_timeout: float = 15.0
+    guests_per_hour: int = 60
     name: str | None = None
     migrate: bool = True
 
@@ -102,6 +103,9 @@ class Settings:
         if self.log_level not in LOG_LEVELS:
             raise SettingsError(f"log level {self.log_level!r} is not one of "
                                 f"{', '.join(LOG_LEVELS)} (REBELOTE_LOG_LEVEL)")
+        if self.guests_per_hour < 0:
+            raise SettingsError("guests per hour is 0 (no limit) or more "
+                                "(--guests-per-hour, REBELOTE_GUESTS_PER_HOUR)")
         if self.owner_timeout < 1:
             raise SettingsError("the owner timeout is at least 1 second "
                                 "(REBELOTE_OWNER_TIMEOUT)")
@@ -144,6 +148,9 @@ FIELDS: list[tuple[str, str, str, str]] = [
     ("log_level", "--log-level", "info", "`debug`, `info`, `warning` or `error`"),
     ("owner_timeout", "--owner-timeout", "15",
      "seconds after which a dead process's tables are taken over"),
+    ("guests_per_hour", "--guests-per-hour", "60",
+     "new guests one address may make in an hour (0: no limit; behind a load balancer, "
+     "uvicorn's `FORWARDED_ALLOW_IPS` names it so that the client's address is used)"),
     ("name", "--name", "a random id", "this process's name in logs, metrics and Redis"),
     ("migrate", "--migrate/--no-migrate", "on",
      "upgrade the database schema at start (`rebelote serve --workers N` migrates once)"),

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rebelote.bots import LEVELS, Bot, make_bot
+from rebelote.bots import OFFERED_LEVELS, Bot, make_bot
 from rebelote.cards import CardError, card_name, cards_of, contract_name
 from rebelote.errors import IllegalAction
 from rebelote.game import Game
@@ -223,7 +223,8 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
                     "hints": bool(table.options.get("hints", True)) and seat >= 0,
                     "private": bool(table.options.get("private")),
                     "creator": seat >= 0 and table.seats[seat].get("player") == table.creator,
-                    "rematch": table.options.get("rematch")}
+                    "rematch": table.options.get("rematch"),
+                    "rematch_by": table.options.get("rematch_by")}
     if out["private"] and seat >= 0:
         out["invite"] = table.options.get("invite")
     game = table.game
@@ -343,6 +344,10 @@ class TableService:
             self.summaries.prime()
             for stored in store.load():
                 self._load(stored)
+            for table in list(self.tables.values()):  # a rematch asked before a restart
+                first = self.tables.get(table.options.get("rematch_of") or "")
+                if first is not None:
+                    self._link_rematch(first, table)
             self.summaries.update(self.tables.values())  # what a crash left uncounted
 
     def _load(self, stored: StoredTable) -> Table | None:
@@ -379,23 +384,30 @@ class TableService:
                                                                                wall - since)
         return table
 
-    def adopt(self, table_id: str) -> list[tuple[str, Message]] | None:
+    def adopt(self, table_id: str, commit: bool = True) -> list[tuple[str, Message]] | None:
         """Run the stored table ``table_id`` from now on (the scale-out mode: no process
         runs it, or the one that did is gone); None if there is no such table, else the
-        messages to send if a bot whose turn it was played on."""
+        messages to send if a bot whose turn it was played on. With ``commit=False`` the
+        caller commits (and counts the table's statistics) before sending them."""
         stored = self.store.load(table_id)
         if not stored:
             return None
         table = self._load(stored[0])
         if table is None:
             return None
+        for other in list(self.tables.values()):  # a rematch asked before (either way)
+            if other.id == table.options.get("rematch_of"):
+                self._link_rematch(other, table)
+            elif other.options.get("rematch_of") == table.id:
+                self._link_rematch(table, other)
         seq = table.seq
         self._progress(table)
-        try:
-            self.commit()
-        except StorageFailure as failure:
-            return failure.messages
-        self.summaries.update([table])
+        if commit:
+            try:
+                self.commit()
+            except StorageFailure as failure:
+                return failure.messages
+            self.summaries.update([table])
         return self._broadcast(table) if table.seq != seq else []
 
     def drop(self, table_id: str) -> None:
@@ -475,18 +487,55 @@ class TableService:
         """Write the actions handled since the last commit, in one transaction. If the
         write fails, every table with actions in it returns to its last stored state
         (nothing of them was acknowledged) and :class:`StorageFailure` is raised."""
-        if not self._pending:
+        batch = self.take_pending()
+        if not batch:
             return
+        tables = self.tables_of(batch)
         try:
-            self.store.append(self._pending)
+            self.store_batch(batch, tables)
         except Exception as exc:
-            failed = {table_id for table_id, *_ in self._pending}
-            self._pending = []
-            log.error("storing the actions of %d table(s) failed: %s", len(failed), exc)
-            raise StorageFailure(failed, self._revert(failed)) from exc
-        touched = {table_id for table_id, *_ in self._pending}
-        self._pending = []
-        self.summaries.update(self.tables[t] for t in touched if t in self.tables)
+            raise self.not_stored(batch, exc) from exc
+
+    def take_pending(self) -> list[tuple[str, int, str, dict[str, Any]]]:
+        """The actions handled since the last commit, to be written (:meth:`store_batch`
+        and then :meth:`not_stored` if it failed); later ones make the next batch."""
+        batch, self._pending = self._pending, []
+        return batch
+
+    def tables_of(self, batch: list[tuple[str, int, str, dict[str, Any]]]) -> list[Table]:
+        """The tables a batch touched (read on the event loop, before the write)."""
+        return [self.tables[t] for t in dict.fromkeys(t for t, *_ in batch) if t in self.tables]
+
+    def store_batch(self, batch: list[tuple[str, int, str, dict[str, Any]]],
+                    tables: list[Table]) -> None:
+        """Write a batch in one transaction, then count what its tables finished in the
+        summary tables: the web server runs it in its writer thread, off the event loop
+        (it only reads the tables, whose finished hands never change)."""
+        self.store.append(batch)
+        self.summaries.update(tables)
+
+    def snapshot(self, out: list[tuple[str, Message]]) -> dict[str, Table | None]:
+        """The tables that messages ``out`` speak of, as they are now: after a commit,
+        :meth:`undone` tells which of them a failed write has since undone."""
+        ids = {m["table"] for _p, m in out if isinstance(m.get("table"), str)}
+        return {t: self.tables.get(t) for t in ids}
+
+    def undone(self, snapshot: dict[str, Table | None]) -> dict[str, set[str]]:
+        """The tables of ``snapshot`` that a failed write has replaced by their stored
+        state (or removed) since, each with the players told of it then. Whatever batch
+        an action was written in, its answer is sent only if its table was not undone
+        meanwhile (an action taken on a table whose earlier write then failed stood on
+        actions that are not stored)."""
+        return {t: {p for p, _seat in table.listeners()} for t, table in snapshot.items()
+                if table is not None and self.tables.get(t) is not table}
+
+    def not_stored(self, batch: list[tuple[str, int, str, dict[str, Any]]],
+                   exc: BaseException) -> StorageFailure:
+        """After a failed write of ``batch``: its tables back at their stored state (the
+        actions handled since on them dropped too), and what to tell their players."""
+        failed = {table_id for table_id, *_ in batch}
+        log.error("storing the actions of %d table(s) failed: %s", len(failed), exc)
+        return StorageFailure(failed, self._revert(failed))
 
     def _revert(self, failed: set[str]) -> list[tuple[str, Message]]:
         """Tables back to their stored state after a failed write; a ``storage`` error
@@ -684,7 +733,7 @@ class TableService:
     def add_bots(self, table: Table, player: str, level: Any) -> None:
         if player != table.creator:
             raise ServiceError("not_creator", "only the table's creator can call bots in")
-        if level not in LEVELS:
+        if level not in OFFERED_LEVELS:
             raise ServiceError("bad_message", f"unknown bot level {str(level)[:20]!r}")
         if table.game is not None and table.game.is_over:
             raise ServiceError("game_over", "the game is over")
@@ -725,7 +774,8 @@ class TableService:
         if new_id is None:
             for other in self.tables.values():
                 if other.options.get("rematch_of") == table.id:
-                    new_id = table.options["rematch"] = other.id
+                    self._link_rematch(table, other)
+                    new_id = other.id
         if new_id is not None:
             new = self.running_table(new_id)
             if new.seat_of(player) is None:
@@ -737,12 +787,20 @@ class TableService:
                    "timer": table.options.get("timer"), "rematch_of": table.id,
                    "reserved": reserved}
         new = self._new_table(player, table.rules, options, seat)
-        table.options["rematch"] = new.id
+        self._link_rematch(table, new)
         for s, who in enumerate(table.seats):
             if "bot" in who:
                 self._record(new, "seat", {"seat": s, "bot": who["bot"]})
         self._progress(new)
         return new
+
+    @staticmethod
+    def _link_rematch(table: Table, new: Table) -> None:
+        """``new`` is the rematch of the finished ``table``, asked first by its creator:
+        the state of ``table`` says so (``rematch``, ``rematch_by``: his seat), so that
+        the other players see the offer."""
+        table.options["rematch"] = new.id
+        table.options["rematch_by"] = table.seat_of(new.creator)
 
     def chat(self, table: Table, player: str, message: Message) -> list[tuple[str, Message]]:
         """A chat line or a quick phrase, to everyone at the table (not stored)."""
@@ -930,7 +988,7 @@ class TableService:
                 table.turn_since = self.clock()
                 self._store_absence(table, seat, None)
 
-    def tick(self) -> list[tuple[str, Message]]:
+    def tick(self, commit: bool = True) -> list[tuple[str, Message]]:
         """Time passes: a bot stands in for a player gone ``STAND_IN_AFTER_S``; a seat
         dropped for ``GRACE_S`` goes to the bot for good; a player past the table's turn
         timer has a bot play that turn for him."""
@@ -969,6 +1027,8 @@ class TableService:
             if changed:
                 self._progress(table)
                 out += self._broadcast(table)
+        if not commit:  # the caller commits before sending (the web server's writer)
+            return out
         try:
             self.commit()
         except StorageFailure as failure:
@@ -1056,29 +1116,38 @@ class TableService:
     def rating(self, player: str) -> Message | None:
         return self.summaries.rating(player)
 
+    def listed(self, table: Table) -> Message | None:
+        """The table's entry in the lobby, if the lobby lists it: public, not finished,
+        with a player at it."""
+        if (table.game is not None and table.game.is_over) or not any(
+                "player" in w for w in table.seats):
+            return None
+        return self.lobby_entry(table)
+
     def public_tables(self) -> list[Message]:
         """The lobby: public tables not finished, with a player at them, with their rules,
         players, free seats and status."""
-        entries = (self.lobby_entry(t) for t in self.tables.values()
-                   if not (t.game is not None and t.game.is_over)
-                   and any("player" in w for w in t.seats))
+        entries = (self.listed(t) for t in self.tables.values())
         return [e for e in entries if e is not None]
+
+    def my_entry(self, table: Table, player: str) -> Message | None:
+        """The table in ``player``'s "my tables" (with his seat, and a private table's
+        invite), if he sits there and the game is not over."""
+        seat = table.seat_of(player)
+        if seat is None or (table.game is not None and table.game.is_over):
+            return None
+        entry = self.lobby_entry(table, private=True)
+        assert entry is not None
+        entry["seat"] = seat
+        if table.options.get("private"):
+            entry["invite"] = table.options.get("invite")
+        return entry
 
     def my_tables(self, player: str) -> list[Message]:
         """The unfinished tables where ``player`` sits (to resume one after closing the
         tab), private ones included, with the invite of a private one."""
-        out = []
-        for table in self.tables.values():
-            if table.seat_of(player) is None or (table.game is not None
-                                                 and table.game.is_over):
-                continue
-            entry = self.lobby_entry(table, private=True)
-            assert entry is not None
-            entry["seat"] = table.seat_of(player)
-            if table.options.get("private"):
-                entry["invite"] = table.options.get("invite")
-            out.append(entry)
-        return out
+        entries = (self.my_entry(t, player) for t in self.tables.values())
+        return [e for e in entries if e is not None]
 
     def lobby_message(self, player: str) -> Message:
         return {"type": "lobby", "tables": self.public_tables(),

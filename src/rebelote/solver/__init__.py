@@ -6,6 +6,7 @@ the expert bot calls it on hands it sampled from what its seat knows.
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -104,6 +105,20 @@ def _state(pos: Position) -> tuple[np.ndarray, int, int, int, int, int, int, int
             pos.best_value, pos.best_seat, pos.trick_points, pos.won0, pos.won1)
 
 
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """One pool of ``threads`` threads for every solver of this process (a bot is made
+    for each deal of a match: a pool each would leave its threads behind)."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(threads)
+        if pool is None:
+            pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="solver")
+        return pool
+
+
 class Solver:
     """Exact solver with its transposition table (reused across calls). With
     ``threads`` > 1, :meth:`move_values` solves the root cards side by side (the kernel
@@ -118,7 +133,6 @@ class Solver:
         self.generation = 0
         self.stats = np.zeros(64, dtype=np.int64)
         """Counters: nodes, searches (aspiration passes), TT probes, TT hits."""
-        self._pool: ThreadPoolExecutor | None = None
 
     def _next_generation(self) -> int:
         """A new stamp for the table's entries (older ones no longer count); the table is
@@ -176,10 +190,8 @@ class Solver:
                 guess = values[card]
             return out, stats
 
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="solver")
         result: dict[Card, int] = {}
-        for out, stats in self._pool.map(work, range(self.threads)):
+        for out, stats in _pool(self.threads).map(work, range(self.threads)):
             result |= out
             self.stats += stats
         return result

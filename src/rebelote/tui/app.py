@@ -34,11 +34,11 @@ from rebelote.actions import (
     is_bid,
     parse_action,
 )
-from rebelote.bots import LEVELS
+from rebelote.bots import OFFERED_LEVELS
 from rebelote.cards import ALL_TRUMP, NO_TRUMP, Card, held_order, parse_contract
 from rebelote.decks import STYLES, announcement_label, short_label, suit_label
 from rebelote.errors import IllegalAction
-from rebelote.i18n import LANGS
+from rebelote.i18n import LANGS, level_label
 from rebelote.paths import config_dir, data_dir
 from rebelote.record import RecordError, replay_file
 from rebelote.rules import PRESETS, Rules
@@ -243,6 +243,7 @@ class SetupScreen(Screen[Setup | str]):
                           allow_blank=False, compact=True, id=widget_id, disabled=disabled)
 
         default_target = rules.target or rules.hands_limit
+        levels = [*OFFERED_LEVELS, *([s.bots] if s.bots not in OFFERED_LEVELS else [])]
         rows += [
             row("language", select([(t("lang_name", x), x) for x in LANGS], lang, "lang")),
             row("rules", select([(f"{p} — {t('preset_' + p, lang)}", p) for p in PRESETS],
@@ -261,7 +262,7 @@ class SetupScreen(Screen[Setup | str]):
                                + [(t("deck_" + d, lang), d) for d in STYLES], s.deck, "deck")),
             row("direction", select([(t(d, lang), d) for d in DIRECTIONS],
                                     s.direction or rules.direction, "direction")),
-            row("bot_level", select([(t("level_" + x, lang), x) for x in LEVELS], s.bots,
+            row("bot_level", select([(level_label(x, lang), x) for x in levels], s.bots,
                                     "bots")),
             Horizontal(Button(t("start", lang), id="start", variant="primary", compact=True),
                        Static(t("setup_keys", lang), classes="note"), classes="setup-row"),

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from rebelote.bots import LEVELS, Bot, make_bot
+from rebelote.bots import Bot, is_level, make_bot
 from rebelote.decks import STYLES
 from rebelote.errors import IllegalAction
 from rebelote.game import Game
@@ -73,7 +73,7 @@ class Setup:
             raise ValueError(f"unknown preset {self.preset!r}")
         if self.target != 0 and self.target not in TARGETS:
             raise ValueError(f"target {self.target!r} is not offered")
-        if self.bots not in LEVELS:
+        if not is_level(self.bots):
             raise ValueError(f"unknown bot level {self.bots!r}")
         if self.lang not in LANGS:
             raise ValueError(f"unknown language {self.lang!r}")

@@ -2,7 +2,7 @@
 // paces what it shows: state messages are queued and the cards played between two of
 // them travel to the trick one by one, each complete trick stays readable, then is
 // gathered to its winner. The server stays the authority.
-import { loadTexts, t, reason, cardLabel, valueText, has, lang } from "./texts.js";
+import { loadTexts, t, reason, cardLabel, cardSpoken, valueText, has, lang, botName } from "./texts.js";
 import { cardFace as drawCard } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -37,6 +37,13 @@ window.room = { get state() { return shown; }, get busy() { return pumping || qu
 const suitOf = (card) => card.slice(-1);
 const rankOf = (card) => card.slice(0, -1);
 const label = (card) => cardLabel(card, deck === "pictures" ? "international" : deck);
+const spoken = (card) => cardSpoken(card, deck);  // what a screen reader says: "roi de cœur"
+/** A text shown with the cards' short labels, read aloud with their spoken names. */
+function withSpoken(visible, aloud) {
+  const seen = Object.assign(document.createElement("span"), { textContent: visible });
+  seen.setAttribute("aria-hidden", "true");
+  return [seen, Object.assign(document.createElement("span"), { className: "sr-only", textContent: aloud })];
+}
 
 const cardFace = (card) => drawCard(card, deck);
 
@@ -267,7 +274,7 @@ function drawTrick(s, trick, arriving = -1) {
     if (trick.winner === seat) face.classList.add("best");
     return face;
   }));
-  box.setAttribute("aria-label", cards.map((c, i) => `${nameOf(s, (trick.leader + i) % s.players)}: ${label(c)}`).join(", "));
+  box.setAttribute("aria-label", cards.map((c, i) => `${nameOf(s, (trick.leader + i) % s.players)}: ${spoken(c)}`).join(", "));
   if (arriving >= 0) requestAnimationFrame(() => requestAnimationFrame(() => {
     for (const el of box.querySelectorAll("[class*=from-]")) el.className = el.className.replace(/\bfrom-\w+/, "");
   }));
@@ -294,7 +301,7 @@ function drawTable(s, { animating = false, noTrick = false }) {
     name.textContent = nameOf(s, seat) + (seat !== s.seat && s.players === 4 && s.seat >= 0 && seat % 2 === s.seat % 2 ? ` (${t("web_partner")})` : "");
     el.append(name);
     const tags = [];
-    if (s.bots && s.bots[seat]) tags.push(t(`bot_${s.bots[seat]}`));
+    if (s.bots && s.bots[seat]) tags.push(botName(s.bots[seat], true));
     if (seat === s.dealer) tags.push(t("web_dealer"));
     if (s.taker === seat && s.phase !== "auction") tags.push(`★ ${t("web_taker")}`);
     if (tags.length) { const x = document.createElement("div"); x.className = "tags"; x.textContent = tags.join(" · "); el.append(x); }
@@ -315,12 +322,18 @@ function drawTable(s, { animating = false, noTrick = false }) {
       }
     }
     const said = [];
+    const aloud = [];  // the same, the cards by their spoken names
     if (s.phase === "auction" && lastCall[seat]) said.push(callText(s, lastCall[seat]));
     // announcements: said at trick 1, shown with their cards at trick 2, ✓ where they scored
     const scored = (s.announcement_seats || []).includes(seat);
-    for (const a of s.announcements || []) if (a.seat === seat && (s.tricks || []).length <= 2) said.push(a.kind + (a.cards ? " " + a.cards.map(label).join(" ") : "") + (scored ? " ✓" : ""));
-    for (const [bs, word] of s.belote || []) if (bs === seat) said.push(word);
-    if (said.length) { const x = document.createElement("div"); x.className = "bubble"; x.textContent = said.join(" · "); el.append(x); }
+    aloud.push(...said);
+    for (const a of s.announcements || []) {
+      if (a.seat !== seat || (s.tricks || []).length > 2) continue;
+      said.push(a.kind + (a.cards ? " " + a.cards.map(label).join(" ") : "") + (scored ? " ✓" : ""));
+      aloud.push(a.kind + (a.cards ? ": " + a.cards.map(spoken).join(", ") : "") + (scored ? " ✓" : ""));
+    }
+    for (const [bs, word] of s.belote || []) if (bs === seat) { said.push(word); aloud.push(word); }
+    if (said.length) { const x = document.createElement("div"); x.className = "bubble"; x.append(...withSpoken(said.join(" · "), aloud.join(" · "))); el.append(x); }
     if (s.table_cards && s.table_cards[seat] && s.table_cards[seat].length && seat !== s.seat) {
       const x = document.createElement("div");
       x.className = "up-cards";
@@ -351,7 +364,7 @@ function drawTable(s, { animating = false, noTrick = false }) {
   // the contract panel and the score
   drawContract(s);
   drawScore(s);
-  $("hint").hidden = !s.hints || waiting;
+  $("hint").hidden = !s.hints || waiting || s.seat < 0 || (s.winner !== null && s.winner !== undefined);  // nothing to decide after the game
   // status
   let status = "";
   if (waiting) status = t("web_waiting");
@@ -482,7 +495,7 @@ function drawHand(s, mine) {
     b.className = "hand-card";
     b.append(cardFace(card));
     b.dataset.card = card;
-    b.setAttribute("aria-label", label(card) + (legal.has(card) ? "" : ""));
+    b.setAttribute("aria-label", spoken(card));
     b.title = `${i + 1}`;
     if (own.includes(card)) b.classList.add("face-up");
     b.disabled = !mine;  // never faded: disabled cards look the same (see style.css)
@@ -564,7 +577,12 @@ function summary(s, h, timeout) {
   if (!h.void) parts.push(summaryRows(s, h));
   if (h.reserve) parts.push(Object.assign(document.createElement("p"), { textContent: `${t("web_reserve")}: ${h.reserve}` }));
   const anns = (h.announcements || []).filter((a) => a.cards);
-  if (anns.length) parts.push(Object.assign(document.createElement("p"), { textContent: anns.map((a) => `${nameOf(s, a.seat)}: ${a.kind} ${a.cards.map(label).join(" ")}`).join(" · ") }));
+  if (anns.length) {
+    const p = document.createElement("p");
+    p.append(...withSpoken(anns.map((a) => `${nameOf(s, a.seat)}: ${a.kind} ${a.cards.map(label).join(" ")}`).join(" · "),
+      anns.map((a) => `${nameOf(s, a.seat)}: ${a.kind}, ${a.cards.map(spoken).join(", ")}`).join(" · ")));
+    parts.push(p);
+  }
   const go = button(t("web_continue"), closeDialog);
   go.id = "continue";
   go.className = "primary";
@@ -587,17 +605,24 @@ function gameOver(s) {
   const parts = [title, totals];
   if (s.last_hand) parts.push(summaryRows(s, s.last_hand));
   const buttons = document.createElement("p");
-  if (s.seat >= 0) {
+  if (s.seat >= 0) {  // a spectator has no rematch to ask for
+    const asked = s.rematch_by !== null && s.rematch_by !== undefined && s.rematch_by !== s.seat;
+    if (asked) {  // another player asked: say who, and light the button
+      const offer = Object.assign(document.createElement("p"), { id: "rematch-offer", className: "offer",
+        textContent: t("web_rematch_offer", { name: seatName(s, s.rematch_by) }) });
+      offer.setAttribute("role", "status");
+      parts.push(offer);
+    }
     const again = button(t("web_rematch"), () => rematch(s));
     again.id = "rematch";
-    again.className = "primary";
+    again.className = asked ? "primary offered" : "primary";
     buttons.append(again, " ");
   }
   const back = button(t("web_back_lobby"), () => leave());
   back.id = "back-lobby";
   buttons.append(back);
   parts.push(buttons);
-  openDialog(parts, title.textContent);
+  openDialog(parts, title.textContent);  // drawn again at each state: an offer shows live
   $("dialog").dataset.kind = "over";
 }
 
@@ -743,7 +768,7 @@ function renderLobby() {
     head.textContent = `${presetName(tb.preset)} · ${tb.target}` + (changed.length ? ` (${changed.join(", ")})` : "");
     const who = document.createElement("div");
     who.className = "who";
-    who.textContent = tb.seats.map((x) => (x ? (x.startsWith("bot:") ? t(`bot_${x.slice(4)}`) : x) : "—")).join(", ") + " · " +
+    who.textContent = tb.seats.map((x) => (x ? (x.startsWith("bot:") ? botName(x.slice(4)) : x) : "—")).join(", ") + " · " +
       (tb.status === "waiting" ? t("web_status_waiting") : tb.status === "playing" ? t("web_status_playing", { n: tb.hand }) : t("web_status_over"));
     const actions = document.createElement("div");
     actions.className = "actions";
@@ -786,7 +811,8 @@ async function loadRuleOptions() {
     ...Object.keys(ruleCatalog.presets).map((p) => Object.assign(document.createElement("option"), { value: p, textContent: presetName(p) })));
   $("filter-preset").value = filter;
   const level = $("level").value || "heuristic";
-  $("level").replaceChildren(...["heuristic", "expert", "random"].map((l) => Object.assign(document.createElement("option"), { value: l, textContent: t(`bot_${l}`) })));
+  const levels = ["heuristic", ...ruleCatalog.levels.filter((l) => l !== "heuristic")];  // the usual choice first
+  $("level").replaceChildren(...levels.map((l) => Object.assign(document.createElement("option"), { value: l, textContent: botName(l) })));
   $("level").value = level;
   $("rule-options").replaceChildren(...ruleCatalog.options.filter((o) => !["target", "players"].includes(o.name)).map((o) => {
     const lab = document.createElement("label");
@@ -876,7 +902,11 @@ $("pace").onchange = () => { pace = Number($("pace").value); localStorage.setIte
 $("guest").onclick = async () => {
   const res = await fetch("/api/guest", { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify({ nickname: $("nickname").value }) });
-  if (!res.ok) { $("signin-error").textContent = (await res.json()).error; return; }
+  if (!res.ok) {
+    const refusal = await res.json();
+    $("signin-error").textContent = has(`web_refused_${refusal.code}`) ? t(`web_refused_${refusal.code}`) : refusal.error;
+    return;
+  }
   start();
 };
 

@@ -16,7 +16,7 @@ function entry() {
 }
 
 async function compute(list) {
-  const res = await fetch("/api/score/game", { method: "POST",
+  const res = await fetch(`/api/score/game?lang=${encodeURIComponent(lang)}`, { method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ rules: { preset: $("preset").value, target: Number($("target").value) },
                            hands: list }) });

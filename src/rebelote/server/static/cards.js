@@ -1,12 +1,14 @@
 // Drawing a card, in the chosen deck style: a picture (svg-cards, LGPL, static/cards) or
 // the deck's own letters and suits (rebelote.decks, through the text catalog).
-import { cardLabel } from "./texts.js";
+import { cardLabel, cardSpoken } from "./texts.js";
 
 const PICTURE = { S: "spade", H: "heart", D: "diamond", C: "club" };
 const PICTURE_RANK = { A: "1", J: "jack", Q: "queen", K: "king" };
 export const suitOf = (card) => card.slice(-1);
 export const rankOf = (card) => card.slice(0, -1);
 export const label = (card, deck) => cardLabel(card, deck === "pictures" ? "international" : deck);
+/** What a screen reader says for a card: its name in words ("roi de cœur"). */
+export const spoken = (card, deck) => cardSpoken(card, deck);
 
 export function cardFace(card, deck) {
   const el = document.createElement("span");
@@ -33,6 +35,6 @@ export function cardFace(card, deck) {
     el.classList.add("text-card");
   }
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", label(card, deck));
+  el.setAttribute("aria-label", spoken(card, deck));
   return el;
 }

@@ -1,7 +1,7 @@
 // Steps through the finished hands (/api/tables/{id}/history) on the table's own drawing:
 // each seat's cards left, the trick in the middle, the players' names.
-import { loadTexts, t, lang } from "./texts.js";
-import { cardFace, label } from "./cards.js";
+import { loadTexts, t, lang, botName } from "./texts.js";
+import { cardFace, label, spoken } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣", SA: "SA", TA: "TA" };
@@ -17,7 +17,7 @@ function place(n, seat) {  // seat 0 at the bottom, the play turning the table's
   if (n === 3) return (ccw ? ["south", "east", "west"] : ["south", "west", "east"])[seat];
   return (ccw ? ["south", "east", "north", "west"] : ["south", "west", "north", "east"])[seat];
 }
-const nameOf = (seat) => { const x = data.seats[seat]; return x && x.startsWith("bot:") ? t(`bot_${x.slice(4)}`) : x || "—"; };
+const nameOf = (seat) => { const x = data.seats[seat]; return x && x.startsWith("bot:") ? botName(x.slice(4)) : x || "—"; };
 
 function render() {
   const hand = data.hands[handNo];
@@ -46,8 +46,14 @@ function render() {
   }) : []));
   $("contract").textContent = hand.contract ? `${t("web_contract")} ${SYMBOL[hand.contract] || hand.contract}` +
     (hand.taker !== null ? ` · ${t("web_taker")} ${nameOf(hand.taker)}` : "") : t("web_void");
-  $("played").replaceChildren(...shown.map((tr, i) => Object.assign(document.createElement("li"), {
-    textContent: `${t("web_trick_n", { n: i + 1 })}: ${tr.cards.map((c) => label(c, deck)).join(" ")} → ${nameOf(tr.winner)}` })));
+  $("played").replaceChildren(...shown.map((tr, i) => {
+    const li = document.createElement("li");
+    const seen = Object.assign(document.createElement("span"), { textContent: `${t("web_trick_n", { n: i + 1 })}: ${tr.cards.map((c) => label(c, deck)).join(" ")} → ${nameOf(tr.winner)}` });
+    seen.setAttribute("aria-hidden", "true");  // read aloud with the cards' spoken names
+    li.append(seen, Object.assign(document.createElement("span"), { className: "sr-only",
+      textContent: `${t("web_trick_n", { n: i + 1 })}: ${tr.cards.map((c) => spoken(c, deck)).join(", ")} → ${nameOf(tr.winner)}` }));
+    return li;
+  }));
   $("result").textContent = step === hand.tricks.length ?
     `${t(`web_${hand.outcome}`)}: ${hand.scored.join(" – ")}` : "";
 }

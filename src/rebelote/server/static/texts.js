@@ -1,7 +1,7 @@
 // The one text catalog (rebelote.i18n), fetched from the server: no text lives here.
 export let lang = localStorage.getItem("rebelote-lang") ||
   (["fr", "es"].includes((navigator.language || "en").slice(0, 2)) ? navigator.language.slice(0, 2) : "en");
-let catalog = { texts: {}, reasons: {}, decks: {} };
+let catalog = { texts: {}, reasons: {}, decks: {}, spoken: {} };
 
 export async function loadTexts(chosen) {
   if (chosen) { lang = chosen; localStorage.setItem("rebelote-lang", lang); }
@@ -18,11 +18,24 @@ export function t(key, values = {}) {
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : `{${k}}`));
 }
 
+/** A bot level's name: "expert bot", or for expert:500 "expert bot, 0.5 s a card"
+ * (``short``: "expert bot · 0.5 s", for a seat's caption). */
+export function botName(level, short = false) {
+  const [name, ms] = String(level).split(":");
+  if (!ms) return t(`bot_${name}`);
+  const s = String(Number(ms) / 1000);
+  return t(short ? "bot_expert_budget_short" : "bot_expert_budget", { s: lang === "en" ? s : s.replace(".", ",") });
+}
+
 /** Why the engine refused an action, in the reader's language. */
 export const reason = (error) => (error.rule && catalog.reasons[error.rule]) || error.message;
 
 /** A card's short label in a deck style (rebelote.decks), e.g. R♥, K♥, R🏆. */
 export const cardLabel = (card, style) => (catalog.decks[style] || catalog.decks.international || {})[card] || card;
+
+/** A card's spoken name in a deck (rebelote.i18n), for ARIA labels: "roi de cœur". */
+export const cardSpoken = (card, deck) => ((catalog.spoken || {})[deck] || {})[card] ||
+  cardLabel(card, deck === "pictures" ? "international" : deck);
 
 /** A rule option's value in words. */
 export function valueText(value) {
