@@ -169,3 +169,18 @@ def test_the_contract_keeps_its_former_name_mode() -> None:
     assert h.contract == h.mode == -1
     h.apply(TAKE)
     assert h.contract == h.mode == h.retourne >> 3
+
+
+@pytest.mark.parametrize("preset", ["classic", "three", "decouverte", "coinche", "acorralada"])
+def test_each_hand_asks_the_auction_of_its_rules(preset: str) -> None:
+    from rebelote.bidding import AuctionGameBidding
+    from rebelote.hand import auction_for
+    from rebelote.taking import DecouverteTaking, RetourneTaking
+
+    rules = Rules.preset_named(preset)
+    kind = auction_for(rules)
+    assert kind is {"classic": RetourneTaking, "three": RetourneTaking,
+                    "decouverte": DecouverteTaking}.get(preset, AuctionGameBidding)
+    hand = HandState.new(rules, 0, random.Random(2))
+    assert hand.legal_calls() == kind._open_calls(hand)  # the part's calls, not another's
+    assert hand.copy().legal_calls() == hand.legal_calls()
