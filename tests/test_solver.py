@@ -333,3 +333,29 @@ def test_compiled_trick_rules_are_the_pure_rules_module() -> None:
         if trick:
             for c in deck[n_in:n_in + 4]:
                 assert kernel.trick_value(c, led, mode) == strength(c, mode, led)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_node_limit_gives_up_and_leaves_the_table_sound(threads: int) -> None:
+    """A decision that must keep to its time asks for a world's values within a node
+    limit: past it the search gives up (None) at once; what it stored before is valid,
+    so that the same solver's later answers are exact."""
+    rng = random.Random()
+    seed = rng.getrandbits(32)
+    rng.seed(seed)
+    limited, fresh = Solver(threads=threads), Solver()
+    gave_up = 0
+    for i in range(30):
+        rules = RULESETS[i % len(RULESETS)]
+        h = random_endgame(rng, rules, 0 if i % 2 == 0 else 20)  # full deals, endgames
+        pos = position_of(h, side_of(h.turn, h.n, h.taker))
+        before = pos.hands.copy()
+        nodes = int(limited.stats[0])
+        if limited.move_values_within(pos, 50) is None:
+            gave_up += 1
+            assert int(limited.stats[0]) - nodes <= 50 * threads + threads  # at once
+        assert (pos.hands == before).all()  # the position itself is untouched
+        assert limited.move_values_within(pos, 10**9) == fresh.move_values(pos), seed
+        assert limited.move_values(pos) == fresh.move_values(pos), seed
+    assert gave_up >= 15, seed  # every full deal at least
+    assert limited.stats[kernel.S_NODE_LIMIT] == limited.stats[kernel.S_ABORTED] == 0

@@ -146,20 +146,43 @@ class Solver:
     def value(self, pos: Position) -> int:
         """The raw value (card points of ``max_team`` from now on, dix de der and capot
         bonus included) with best play by everyone."""
-        return int(k.solve_window(*_state(pos), pos.params, self.table,
-                                  self._next_generation(), self.stats, -1,
-                                  *k.new_heuristics()))
+        value = self.value_within(pos, None)
+        assert value is not None
+        return value
+
+    def value_within(self, pos: Position, nodes: int | None) -> int | None:
+        """:meth:`value`, or None past ``nodes`` nodes (None: no limit)."""
+        _limit(self.stats, nodes)
+        g = int(k.solve_window(*_state(pos), pos.params, self.table,
+                               self._next_generation(), self.stats, -1,
+                               *k.new_heuristics()))
+        return None if _unlimit(self.stats) else g
 
     def at_least(self, pos: Position, target: int) -> bool:
         """Whether the raw value is ``target`` or more: one null-window search, much
         cheaper than the exact value when only a threshold matters (a contract made)."""
+        reached = self.at_least_within(pos, target, None)
+        assert reached is not None
+        return reached
+
+    def at_least_within(self, pos: Position, target: int, nodes: int | None) -> bool | None:
+        """:meth:`at_least`, or None past ``nodes`` nodes (None: no limit)."""
+        _limit(self.stats, nodes)
         g = k.search(*_state(pos), target - 1, target, pos.params, self.table,
                      self._next_generation(), self.stats, *k.new_heuristics())
-        return int(g) >= target
+        return None if _unlimit(self.stats) else int(g) >= target
 
     def move_values(self, pos: Position) -> dict[Card, int]:
         """The raw value of each legal card of the player to move. Equivalent cards (a
         run of point-less cards of one suit in one hand) are searched once."""
+        values = self.move_values_within(pos, None)
+        assert values is not None
+        return values
+
+    def move_values_within(self, pos: Position, nodes: int | None) -> dict[Card, int] | None:
+        """:meth:`move_values`, or None if the search needs more than ``nodes`` nodes
+        (on each thread; None: no limit): a decision that must keep to its time gives
+        the world up rather than overrun."""
         gen = self._next_generation()
         reps = np.zeros(32, dtype=np.int64)
         legal = int(k.root_representatives(pos.hands, pos.n_in_trick, pos.leader, pos.led,
@@ -169,32 +192,42 @@ class Solver:
         searched = [c for c in cards if reps[c] == c]
         if self.threads == 1:
             only = sum(1 << c for c in searched)
+            _limit(self.stats, nodes)
             values = self._solve_cards(pos, only, -1, gen, self.stats, *k.new_heuristics())
+            aborted = _unlimit(self.stats)
         else:
-            values = self._solve_threaded(pos, searched, gen)
+            values, aborted = self._solve_threaded(pos, searched, gen, nodes)
+        if aborted:
+            return None
         return {c: values[int(reps[c])] for c in cards}
 
-    def _solve_threaded(self, pos: Position, searched: list[Card], gen: int
-                        ) -> dict[Card, int]:
-        """The values of ``searched``, the cards shared out over the threads."""
+    def _solve_threaded(self, pos: Position, searched: list[Card], gen: int,
+                        nodes: int | None = None) -> tuple[dict[Card, int], bool]:
+        """The values of ``searched``, the cards shared out over the threads; and whether
+        a thread gave up (``nodes`` each)."""
         cards = iter(searched)  # taken in turn by threads
 
         def work(_: int) -> tuple[dict[Card, int], np.ndarray]:
             stats = np.zeros_like(self.stats)
+            _limit(stats, nodes)
             heuristics = k.new_heuristics()
             out: dict[Card, int] = {}
             guess = -1
             for card in cards:
                 values = self._solve_cards(pos, 1 << card, guess, gen, stats, *heuristics)
+                if stats[k.S_ABORTED]:
+                    break
                 out |= values
                 guess = values[card]
             return out, stats
 
         result: dict[Card, int] = {}
+        aborted = False
         for out, stats in _pool(self.threads).map(work, range(self.threads)):
             result |= out
+            aborted = _unlimit(stats) or aborted
             self.stats += stats
-        return result
+        return result, aborted
 
     def _solve_cards(self, pos: Position, only: int, guess: int, gen: int,
                      stats: np.ndarray, history: np.ndarray, killers: np.ndarray
@@ -204,6 +237,19 @@ class Solver:
         n = k.move_values(*_state(pos), pos.params, self.table, gen,
                           stats, cards, values, only, guess, history, killers)
         return {int(cards[i]): int(values[i]) for i in range(n)}
+
+
+def _limit(stats: np.ndarray, nodes: int | None) -> None:
+    """Searches with ``stats`` give up after ``nodes`` more nodes (None: never)."""
+    stats[k.S_ABORTED] = 0
+    stats[k.S_NODE_LIMIT] = 0 if nodes is None else int(stats[0]) + max(1, nodes)
+
+
+def _unlimit(stats: np.ndarray) -> bool:
+    """No limit any more; whether a search gave up under it."""
+    aborted = bool(stats[k.S_ABORTED])
+    stats[k.S_ABORTED] = stats[k.S_NODE_LIMIT] = 0
+    return aborted
 
 
 def rollouts(pos: Position, count: int, seed: int = 0) -> tuple[float, float]:

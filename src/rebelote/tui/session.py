@@ -8,6 +8,7 @@ game never overwrites a saved one: the old record is kept as a backup first.
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,11 @@ def default_deck(preset: str, lang: str) -> str:
     """The deck style shown when none is chosen: the preset's, else the language's."""
     own = Rules.preset_named(preset).deck_style
     return own if own != "french" else LANG_DECKS.get(lang, "french")
+
+
+BOT_THREADS = min(4, os.cpu_count() or 1)
+"""The expert's solver threads at a table in the terminal: the bots think one at a time,
+on the player's machine, as colver's bots use every core."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +137,8 @@ class TableSession:
         names = [tr("you", setup.lang) if s == setup.seat else tr("bot_name", setup.lang, n=s)
                  for s in range(n)]
         game = Game(rules, rng, players=names, auto_deal=False)  # deals the first hand
-        bots: list[Bot | None] = [None if s == setup.seat else make_bot(setup.bots, seed + s)
+        bots: list[Bot | None] = [None if s == setup.seat else make_bot(setup.bots, seed + s,
+                                                                        BOT_THREADS)
                                   for s in range(n)]
         if path.exists():
             path.replace(backup_path(path))
@@ -153,7 +160,8 @@ class TableSession:
         game.auto_deal = False
         if (game.current is None or game.current.is_over) and not game.is_over:
             game.deal()
-        bots: list[Bot | None] = [None if s == human else make_bot(level, rng.randrange(2**31))
+        bots: list[Bot | None] = [None if s == human else make_bot(level, rng.randrange(2**31),
+                                                                   BOT_THREADS)
                                   for s in range(n)]
         return cls(game, human, bots, path, rng)
 
