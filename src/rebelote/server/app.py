@@ -765,7 +765,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     async def answer_hint(websocket: WebSocket, player: str, message: dict[str, Any]) -> None:
         """A hint computed in a worker process, sent to the asking tab."""
         try:
-            table = service._table(message.get("table"))
+            table = service.running_table(message.get("table"))
             game = service.hint_game(table, player)
             answer = await work.run("hints", tables_module.compute_hint, table.id, game)
         except ServiceError as exc:

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rebelote.bots import OFFERED_LEVELS, Bot, make_bot
-from rebelote.cards import CardError, card_name, cards_of, mode_name
+from rebelote.cards import CardError, card_name, cards_of, contract_name
 from rebelote.errors import IllegalAction
 from rebelote.game import Game
 from rebelote.hand import HandState, action_name, deal_deck, parse_action
@@ -168,7 +168,7 @@ def auction_of(v: SeatView) -> Message:
     contract: Message | None = None
     if c is not None:
         double = v.rules.surcoinche_multiplier if c.double == 4 else c.double
-        contract = {"seat": c.bidder, "trump": mode_name(c.kind),
+        contract = {"seat": c.bidder, "trump": contract_name(c.kind),
                     "value": None if c.level < 0 else "capot" if c.is_capot else str(c.value),
                     "double": double, "doubled_by": None if c.doubled_by < 0 else c.doubled_by,
                     "redoubled_by": None if c.redoubled_by < 0 else c.redoubled_by,
@@ -244,7 +244,7 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
         "auction": auction["calls"], "bid": auction["contract"],
         "retourne": card_name(v.retourne) if v.retourne >= 0 else None,
         "taker": v.taker if v.taker >= 0 else None,
-        "contract": mode_name(v.contract) if v.contract >= 0 else None,
+        "contract": contract_name(v.contract) if v.contract >= 0 else None,
         "trick": None if v.trick is None else {
             "leader": v.trick.leader, "cards": [card_name(c) for c in v.trick.cards],
             "winner": v.master if v.master >= 0 else None},
@@ -429,7 +429,7 @@ class TableService:
                     return self._restore(stored[0])
                 except Exception:
                     raise ServiceError("unavailable", UNAVAILABLE) from None
-        return self._table(table_id)
+        return self.running_table(table_id)
 
     def every_table(self) -> list[Table]:
         """Every table of the platform, for statistics (from the store when other
@@ -596,7 +596,7 @@ class TableService:
                     (player, view_message(table, 0 if seat is None else seat, self.names,
                                           self.clock())),
                     *self._lobby_news()]
-        table = self._table(message.get("table"))
+        table = self.running_table(message.get("table"))
         lobby_changes = kind in ("join", "bots", "leave", "rematch")
         if kind == "join":
             self._check_invite(table, player, message)
@@ -644,7 +644,8 @@ class TableService:
                 and message.get("invite") != table.options["invite"]):
             raise ServiceError("private", "this table is private: join by its invite link")
 
-    def _table(self, table_id: Any) -> Table:
+    def running_table(self, table_id: Any) -> Table:
+        """The table ``table_id`` this service runs (ServiceError if none, or quarantined)."""
         if isinstance(table_id, str) and table_id in self.quarantined:
             raise ServiceError("unavailable", UNAVAILABLE)
         if not isinstance(table_id, str) or table_id not in self.tables:
@@ -781,7 +782,7 @@ class TableService:
                     self._link_rematch(table, other)
                     new_id = other.id
         if new_id is not None:
-            new = self._table(new_id)
+            new = self.running_table(new_id)
             if new.seat_of(player) is None:
                 self.join(new, player, seat)
             return new
@@ -1118,9 +1119,6 @@ class TableService:
                                                          strict=True) if hand.is_over]
         record["players"] = [seat_label(who, self.names) for who in table.seats]
         return record
-
-    def _side_of(self, table: Table, seat: int) -> int:
-        return seat & 1 if table.rules.players == 4 else seat
 
     def stats(self, player: str) -> Message:
         """A player's record: games and wins, hands played, contracts taken and made,

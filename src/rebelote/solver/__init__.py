@@ -52,13 +52,13 @@ class Position:
         return row
 
 
-def _params(rules: Rules, mode: int, max_team: int, players: int, taker: int
+def _params(rules: Rules, contract: int, max_team: int, players: int, taker: int
             ) -> tuple[np.ndarray, float]:
     """The kernel's rule parameters, and the factor from raw points to the 162 scale
     (tout atout 'scaled' counts 258 raw points)."""
-    raw_per_point = raw_total(mode, rules.all_trump_points) / CARD_POINTS_TOTAL
+    raw_per_point = raw_total(contract, rules.all_trump_points) / CARD_POINTS_TOTAL
     params = np.zeros(k.N_PARAMS, dtype=np.int64)
-    params[k.P_MODE] = mode
+    params[k.P_MODE] = contract
     params[k.P_UNDERTRUMP] = 1 if rules.undertrump == "required" else 0
     params[k.P_PARTNER_FREE] = 1 if rules.partner_master_free else 0
     params[k.P_MAX_TEAM] = max_team
@@ -67,7 +67,7 @@ def _params(rules: Rules, mode: int, max_team: int, players: int, taker: int
     params[k.P_PLAYERS] = players
     params[k.P_TAKER] = taker
     params[k.P_LOOP_TRICKS] = k.LOOP_TRICKS
-    params[k.P_POINTS] = k.points_row(mode, rules.all_trump_points)
+    params[k.P_POINTS] = k.points_row(contract, rules.all_trump_points)
     return params, 1 / raw_per_point
 
 
@@ -87,8 +87,8 @@ def position_of(hand: HandState, max_team: int | None = None) -> Position:
     if max_team is None:
         max_team = side_of(hand.turn, n, taker)
     rules = hand.rules
-    params, scale = _params(rules, hand.mode, max_team, n, taker)
-    on_table = trick_points(hand.trick, hand.mode, rules.all_trump_points)
+    params, scale = _params(rules, hand.contract, max_team, n, taker)
+    on_table = trick_points(hand.trick, hand.contract, rules.all_trump_points)
     won = [0, 0]
     for w in hand.trick_winners:
         won[side_of(w, n, taker)] = 1
@@ -265,7 +265,7 @@ def position_from_view(view: SeatView, hands: list[CardSet], max_team: int) -> P
     sample): how the expert bot evaluates a world it imagined."""
     rules = view.rules
     n = rules.players
-    mode = view.contract
+    contract = view.contract
     arr = np.zeros(4, dtype=np.int64)
     for s in range(n):
         arr[s] = hands[s]
@@ -276,16 +276,16 @@ def position_from_view(view: SeatView, hands: list[CardSet], max_team: int) -> P
     if trick is not None and cards:
         leader = trick.leader
         led = cards[0] >> 3
-        best = winning_index(cards, mode)
+        best = winning_index(cards, contract)
         best_card, best_seat = cards[best], trick.seat_of(best, n)
-        best_value = strength(best_card, mode, led)
+        best_value = strength(best_card, contract, led)
     won = [0, 0]
     for t in view.tricks:
         if t.winner is not None:
             won[side_of(t.winner, n, view.taker)] = 1
-    params, scale = _params(rules, mode, max_team, n, view.taker)
+    params, scale = _params(rules, contract, max_team, n, view.taker)
     return Position(arr, len(cards), leader, led, best_card, best_value, best_seat,
-                    trick_points(cards, mode, rules.all_trump_points), won[0], won[1],
+                    trick_points(cards, contract, rules.all_trump_points), won[0], won[1],
                     params, scale)
 
 
@@ -293,16 +293,16 @@ def child_position(pos: Position, card: Card) -> tuple[Position, int]:
     """The position after the player to move plays ``card``, and the points the move's
     trick (if it completes) gave ``max_team``."""
     players = int(pos.params[k.P_PLAYERS])
-    mode = int(pos.params[k.P_MODE])
+    contract = int(pos.params[k.P_MODE])
     player = (pos.leader + pos.n_in_trick) % players
     hands = pos.hands.copy()
     hands[player] &= ~(1 << card)
     if pos.n_in_trick == 0:
-        led, best_card, best_value, best_seat = card >> 3, card, strength(card, mode, card >> 3), \
-            player
+        led, best_card, best_seat = card >> 3, card, player
+        best_value = strength(card, contract, led)
     else:
         led = pos.led
-        v = strength(card, mode, led)
+        v = strength(card, contract, led)
         if v > pos.best_value:
             best_card, best_value, best_seat = card, v, player
         else:

@@ -21,6 +21,7 @@ from rebelote.hand import HandState
 from rebelote.i18n import LANGS, tr
 from rebelote.record import game_to_record, replay_file, write_record
 from rebelote.rules import PRESETS, Rules, RulesError
+from rebelote.tricks import team_of
 from rebelote.view import SeatView
 
 TARGETS = (500, 501, 700, 701, 1000, 1500, 2000)
@@ -179,7 +180,7 @@ class TableSession:
     @property
     def team(self) -> int:
         """The human's side in the game's totals ("Us")."""
-        return self.human % 2 if self.game.sides == 2 else self.human
+        return team_of(self.human, self.game.rules.players)
 
     @property
     def waiting_for_human(self) -> bool:
