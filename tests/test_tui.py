@@ -419,6 +419,7 @@ async def test_decouverte_shows_both_tables_and_every_card_has_a_key(tmp_path: P
             north = str(app.query_one("#north").render())
             for card in cards_of(view.table[1 - session.human]):
                 assert short_label(card, style) in north
+            await pilot.pause(0.05)  # a redraw's old cards are removed after the new mount
             cards = list(app.query(".card"))
             assert len(cards) == len(cards_of(view.hand)) == len(app.hand_cards)
             if len(cards) < 11:
