@@ -508,6 +508,8 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     if redis_url is not None:
         from rebelote.server.cluster import Cluster  # needs rebelote[cluster]
 
+        service.absence_writer = concurrent.futures.ThreadPoolExecutor(
+            1, thread_name_prefix="absences")
         cluster = Cluster(service, redis_url, connections.send_text, commit=group.flush,
                           kick=bots.kick, owner_timeout=settings.owner_timeout,
                           name=settings.name)
@@ -532,6 +534,20 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                 return None
             cached = session_cache[sid] = (player, time.monotonic())
         return cached[0], service.names.get(cached[0], cached[0])
+
+    async def who_off_loop(conn: HTTPConnection) -> tuple[str, str] | None:
+        """:func:`who`, the database read (a session not seen lately) in a thread: a
+        thousand sockets reconnecting at once (a cluster's process died) must not read
+        their sessions on the event loop one after the other."""
+        sid = conn.session.get("sid")
+        if isinstance(sid, str) and (sid not in session_cache
+                                     or time.monotonic() - session_cache[sid][1] > 5.0):
+            player = await asyncio.to_thread(store.session_player, sid)
+            if player is None:
+                session_cache.pop(sid, None)
+                return None
+            session_cache[sid] = (player, time.monotonic())
+        return who(conn)
 
     def sign_in(request: Request, player: str, nickname: str) -> Response:
         sid = secrets.token_urlsafe(24)
@@ -784,7 +800,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         return {"type": "error", "code": code, "message": text}
 
     async def socket(websocket: WebSocket) -> None:
-        current = who(websocket)
+        current = await who_off_loop(websocket)
         if current is None:
             await websocket.close(code=4401)
             return
@@ -927,6 +943,8 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                 if service.uncommitted or group.busy:
                     await group.flush()
             group.close()
+            if service.absence_writer is not None:
+                service.absence_writer.shutdown(wait=True)  # the last timers written
             work.close()
             report = os.environ.get("REBELOTE_LOOP_REPORT")
             if report:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import math
@@ -88,9 +89,17 @@ return won"""
 WORKERS = f"{PREFIX}workers"
 """The set of processes of the cluster (each watched by the others: one that stops
 listening on its channel is gone, and its tables are taken over)."""
+INTERRUPTED = ("the server process running this table stopped before answering: your last "
+               "move may not have been made; the table as it stands follows")
+"""Told to a player whose message was passed on to a process that died before any
+answer to him came from it (another process runs the table now)."""
+FORWARDED_S = 60.0
+"""How long a message passed on to another process is remembered (to tell its sender
+if that process dies before answering him)."""
 TAKE_OVER_BATCH = 100
-"""A dead process's tables are taken over this many at a time (loaded in three queries,
-replayed in a thread), so that the first ones play again soon."""
+"""A dead process's tables are taken over at most this many at a time (25, 50, then
+100: each batch loaded in three queries, replayed in a thread), so that the first ones
+play again soon."""
 
 Sender = Callable[[str, str], Awaitable[None]]
 """Sends a JSON text to a player's sockets in this process."""
@@ -139,6 +148,14 @@ class Cluster:
         """Tables being taken over (their owner keys ours, not yet run): a message for
         one waits for it."""
         self._reaping: dict[str, asyncio.Task[None]] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        self._listed: dict[str, asyncio.Future[None]] = {}
+        """By dead process being taken over: done once each of its tables waits in
+        :attr:`_claiming` (a message then waits for its own table only)."""
+        self._forwarded: dict[str, dict[str, tuple[str, float]]] = {}
+        """By process: the players whose last message was passed on to it with no
+        answer from it since (the table, when)."""
+        """Work a takeover left going (statistics counted in a thread, players told)."""
         """Takeovers of dead processes' tables under way, by dead process."""
         self._renew = self.redis.register_script(_RENEW)
         self._delete_if = self.redis.register_script(_DELETE_IF)
@@ -176,7 +193,7 @@ class Cluster:
     async def stop(self) -> None:
         if self._push is not None:
             self._tasks.append(self._push)
-        self._tasks += self._reaping.values()
+        self._tasks += [*self._reaping.values(), *self._background]
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -379,12 +396,41 @@ class Cluster:
                 continue  # another process claimed it first: ask again
             if await self.redis.publish(self.worker_channel(owner), payload) > 0:
                 self._owners[table] = owner
+                self._forward(owner, player, table)
                 return
             # Nobody listens on the owner's channel: that process is gone (if it stays
             # so); its tables are taken over, this one first.
             self._owners.pop(table, None)
             await self._reap(owner, first=table)
         await self._handle(player, nickname, message)  # answers with the service's error
+
+    def _forward(self, owner: str, player: str, table: str) -> None:
+        """Remember that ``player``'s message for ``table`` was passed on to ``owner``."""
+        now = asyncio.get_running_loop().time()
+        sent = self._forwarded.setdefault(owner, {})
+        sent.pop(player, None)  # the newest last
+        sent[player] = (table, now)
+        while sent and now - next(iter(sent.values()))[1] > FORWARDED_S:
+            del sent[next(iter(sent))]
+
+    async def _interrupted(self, worker: str, tables: set[str] | None = None) -> None:
+        """Tell the players whose last message went to the dead ``worker`` unanswered
+        (at ``tables``, or any) that it may not have been made, and send them the table
+        as it stands (a sync on their behalf, answered by whoever runs it now)."""
+        sent = self._forwarded.get(worker, {})
+        now = asyncio.get_running_loop().time()
+        told = [(p, t) for p, (t, at) in sent.items()
+                if (tables is None or t in tables) and now - at <= FORWARDED_S]
+        for player, _table in told:
+            sent.pop(player, None)
+        if not sent:
+            self._forwarded.pop(worker, None)
+        if not told:
+            return
+        await self.deliver([(p, {"type": "error", "code": "interrupted", "table": t,
+                                 "message": INTERRUPTED}) for p, t in told])
+        await asyncio.gather(*(self.receive(p, self.service.names.get(p, p),
+                                            {"type": "sync", "table": t}) for p, t in told))
 
     async def _claim(self, table: str) -> bool:
         """Become the owner of ``table`` if nobody is; rebuild it from the database."""
@@ -404,14 +450,20 @@ class Cluster:
             del self._claiming[table]
             done.set_result(None)
 
-    async def _adopt(self, tables: list[str]) -> None:
+    async def _adopt(self, tables: list[str],
+                     ready: Callable[[], None] | None = None) -> None:
         """Run ``tables``, whose owner keys are ours now: loaded from the database
         together and replayed in a thread (nothing of it on the event loop), then run
         here, committed once, their players' presence asked in two round trips, their
-        states sent. A table not stored (or that does not replay) is let go: a message
-        for it hears the service's error."""
+        states sent; ``ready`` is called then (the messages waiting for them go on),
+        before their lobby entries are written (one round trip) and their statistics
+        counted (in a thread). A table not stored (or that does not replay) is let go:
+        a message for it hears the service's error."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         try:
             restored = await asyncio.to_thread(self.service.restore_many, tables)
+            loaded = loop.time()
             restored = {t: r for t, r in restored.items() if t not in self.service.tables}
             out, adopted = self.service.install(restored, commit=self.commit is None)
             if self.commit is not None:
@@ -423,6 +475,7 @@ class Cluster:
                 self.service.drop(table)
             await self._release(tables)
             raise
+        committed = loop.time()
         adopted = [t for t in adopted if t.id in self.service.tables]  # a write undone
         await self._release([t for t in tables if t not in self.service.tables])
         if not adopted:
@@ -437,14 +490,32 @@ class Cluster:
             await asyncio.to_thread(self.service.store.clear_absences, cleared)
         except Exception as exc:  # the timers still run here
             log.warning("could not clear %d stored absences: %s", len(cleared), exc)
-        log.info("%d table(s) taken over: %s", len(adopted),
-                 " ".join(t.id for t in adopted[:10]) + (" …" if len(adopted) > 10 else ""))
         await self.deliver(out)
-        for run in adopted:
-            await self._publish_lobby(run.id)
         self.kick()
-        # What a crash left uncounted in the statistics, counted off the loop.
-        await asyncio.to_thread(self.service.summaries.update, adopted)
+        if ready is not None:
+            ready()
+        pipe = self.redis.pipeline(transaction=False)
+        for run in adopted:
+            await self._publish_lobby(run.id, pipe)
+        await pipe.execute()
+        log.info("%d table(s) taken over in %.2f s (loaded and replayed %.2f s, committed "
+                 "%.2f s, presence and answers %.2f s)", len(adopted),
+                 loop.time() - started, loaded - started, committed - loaded,
+                 loop.time() - committed)
+        # What a crash left uncounted in the statistics, counted off the loop meanwhile.
+        self._later(asyncio.to_thread(self.service.summaries.update, adopted))
+
+    def _later(self, work: Awaitable[None]) -> None:
+        """Run ``work`` meanwhile (kept until done; cancelled at stop)."""
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("a takeover's work in the background failed")
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _release(self, tables: list[str]) -> None:
         """Let go of tables claimed here but not run (not stored, or a failure)."""
@@ -488,18 +559,30 @@ class Cluster:
             if not int(listeners):
                 self._start_reap(worker)
 
+    def _reaped(self, worker: str) -> None:
+        self._reaping.pop(worker, None)
+        listed = self._listed.pop(worker, None)
+        if listed is not None and not listed.done():
+            listed.set_result(None)
+
     def _start_reap(self, worker: str, first: str | None = None) -> asyncio.Task[None]:
         task = self._reaping.get(worker)
         if task is None:
-            task = self._reaping[worker] = asyncio.create_task(self._take_over_all(worker,
-                                                                                first))
-            task.add_done_callback(lambda _t: self._reaping.pop(worker, None))
+            task = self._reaping[worker] = asyncio.create_task(
+                self._take_over_all(worker, first),
+                context=contextvars.Context())  # not the request that found it gone
+            task.add_done_callback(lambda _t: self._reaped(worker))
         return task
 
-    async def _reap(self, worker: str, first: str | None = None) -> None:
-        """Take over the tables of ``worker`` if it is gone (``first`` first: a message
-        for it waits); once, however many messages found it gone."""
-        await asyncio.shield(self._start_reap(worker, first))
+    async def _reap(self, worker: str, first: str) -> None:
+        """Take over the tables of ``worker`` if it is gone, once however many messages
+        found it gone; return once the table ``first`` (a message for it waits) is run
+        here (or the takeover is over): not when all of them are."""
+        task = self._start_reap(worker, first)
+        listed = self._listed.setdefault(worker, asyncio.get_running_loop().create_future())
+        await asyncio.wait([task, listed], return_when=asyncio.FIRST_COMPLETED)
+        waiting = self._claiming.get(first)
+        await asyncio.shield(waiting if waiting is not None else task)
 
     async def _take_over_all(self, worker: str, first: str | None) -> None:
         try:
@@ -533,6 +616,9 @@ class Cluster:
         for table in names:
             if table not in self.service.tables and table not in self._claiming:
                 waiting[table] = self._claiming[table] = loop.create_future()
+        listed = self._listed.setdefault(worker, loop.create_future())
+        if not listed.done():
+            listed.set_result(None)  # a message for one of them waits for that one
         log.warning("process %s is gone: taking its %d table(s) over", worker, len(waiting))
         taken = 0
         try:
@@ -541,24 +627,36 @@ class Cluster:
                 await self._take_over(keys=[self.tables_key(worker),
                                             self.tables_key(self.id), WORKERS],
                                       args=[worker, self.id, self.ttl])
-            for at in range(0, len(batch), TAKE_OVER_BATCH):
-                chunk = batch[at:at + TAKE_OVER_BATCH]
+            chunks: list[list[str]] = []
+            at = 0
+            while at < len(batch):  # small first (those first play again soon), then more
+                size = min(TAKE_OVER_BATCH, 25 << len(chunks))
+                chunks.append(batch[at:at + size])
+                at += size
+            for chunk in chunks:
                 won = await self._take_over(
                     keys=[self.tables_key(worker), self.tables_key(self.id), WORKERS,
                           *(self.owner_key(t) for t in chunk)],
                     args=[worker, self.id, self.ttl, *chunk])
                 mine = [chunk[int(i) - 1] for i in won]
+
+                def go_on(chunk: list[str] = chunk) -> None:
+                    for table in chunk:  # their messages go on
+                        if table in waiting:
+                            del self._claiming[table]
+                            waiting.pop(table).set_result(None)
+
                 if mine:
-                    await self._adopt(mine)
+                    await self._adopt(mine, go_on)
+                go_on()
                 taken += sum(1 for t in mine if t in self.service.tables)
-                for table in chunk:  # their messages go on
-                    del self._claiming[table]
-                    waiting.pop(table).set_result(None)
+                self._later(self._interrupted(worker, set(chunk)))
         finally:
             for table, done in waiting.items():
                 if self._claiming.get(table) is done:
                     del self._claiming[table]
                 done.set_result(None)
+        self._later(self._interrupted(worker))
         log.warning("the tables of %s taken over: %d run here, in %.2f s", worker, taken,
                     loop.time() - started)
 
@@ -595,11 +693,12 @@ class Cluster:
                         "once it is back", exc.__class__.__name__)
         await self.deliver(out)
 
-    async def _publish_lobby(self, table_id: str) -> bool:
+    async def _publish_lobby(self, table_id: str, shared: Any = None) -> bool:
         """Write the table's lobby entry (or take it out: finished, private, nobody at
         it) and each seated player's "my tables" entry, where they changed. Whether the
         lobby's list changed (a table in or out, its seats or status): news for the
-        players looking at the lobby."""
+        players looking at the lobby. With ``shared``, a pipeline, the writes are
+        queued there, for the caller to send (many tables in one round trip)."""
         table = self.service.tables.get(table_id)
         if table is None:
             return False
@@ -607,7 +706,7 @@ class Cluster:
         text = None if entry is None else json.dumps(entry)
         shape = None if entry is None else json.dumps(
             {k: v for k, v in entry.items() if k not in _MOVING})
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = shared if shared is not None else self.redis.pipeline(transaction=False)
         writes = 0
         old = self._lobby.get(table_id)
         if old is None or old[0] != text:
@@ -629,7 +728,7 @@ class Cluster:
                 else:
                     pipe.hset(key, table_id, str(mine[player]))
                 writes += 1
-        if writes:
+        if writes and shared is None:
             await pipe.execute()
         self._lobby[table_id] = (text, shape)
         self._mine[table_id] = {p: t for p, t in mine.items() if p in seated}
@@ -758,7 +857,11 @@ class Cluster:
                 else:
                     origin, _, text = data.partition("|")
                     if origin != self.id:
-                        await self.send_local(channel[len(self.player_channel("")):], text)
+                        player = channel[len(self.player_channel("")):]
+                        sent = self._forwarded.get(origin)
+                        if sent is not None:  # answered: nothing to tell him if it dies
+                            sent.pop(player, None)
+                        await self.send_local(player, text)
             except Exception:  # one bad message must not stop the listener
                 log.exception("cluster message on %s dropped", channel)
 

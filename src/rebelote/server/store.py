@@ -28,6 +28,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -342,10 +343,9 @@ class Store:
         takeover: the players already back at the tables it adopted)."""
         if not seats:
             return
-        with Session(self.engine) as session, session.begin():
-            for table_id, seat in seats:
-                session.execute(delete(AbsenceRow).where(AbsenceRow.table_id == table_id,
-                                                         AbsenceRow.seat == seat))
+        with Session(self.engine) as session, session.begin():  # one statement
+            session.execute(delete(AbsenceRow).where(
+                tuple_(AbsenceRow.table_id, AbsenceRow.seat).in_(seats)))
 
     def set_absence(self, table_id: str, seat: int, since: float | None) -> None:
         """Store (or, with None, clear) since when a seat's player is gone."""

@@ -30,6 +30,8 @@ Server messages: {"type": "created", "table": T, "invite": K}, {"type": "state",
 
 from __future__ import annotations
 
+import concurrent.futures
+import functools
 import logging
 import pickle
 import random
@@ -155,6 +157,14 @@ class Table:
         """(player, seat) of everyone to tell about the table; seat -1 for spectators."""
         seated = [(who["player"], s) for s, who in enumerate(self.seats) if "player" in who]
         return seated + [(p, -1) for p in sorted(self.spectators)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _shown_rules(rules: Rules) -> tuple[tuple[str, Any], ...]:
+    """The options a table's lobby entry names (those that differ from its preset, but
+    the target): computed once per set of rules, not at every lobby write (a tenth of
+    a busy cluster process's loop went to it)."""
+    return tuple((k, v) for k, v in rules.to_dict().items() if k not in ("preset", "target"))
 
 
 def auction_of(v: SeatView) -> Message:
@@ -340,6 +350,10 @@ class TableService:
         """Statistics and ratings, counted as hands and games finish."""
         self.lobby_watchers: set[str] = set()
         """Players looking at the lobby: told of every change to it (no reload)."""
+        self.absence_writer: concurrent.futures.Executor | None = None
+        """Set by the web layer in the scale-out mode: the stand-in timers are written
+        there (one thread: in order), not on the event loop (a takeover's players coming
+        back by the hundred wrote one each there, on the loop)."""
         if load_all:
             self.summaries.prime()
             for stored in store.load():
@@ -498,8 +512,7 @@ class TableService:
         None for a private table (unless ``private``)."""
         if table.options.get("private") and not private:
             return None
-        changed = {k: v for k, v in table.rules.to_dict().items()
-                   if k not in ("preset", "target")}
+        changed = dict(_shown_rules(table.rules))
         game = table.game
         status = ("waiting" if game is None else "over" if game.is_over else "playing")
         reserved = table.options.get("reserved") or {}
@@ -998,10 +1011,16 @@ class TableService:
         """Keep a stand-in timer in the store (wall-clock time), so that it survives a
         restart; a failure to write it is logged (the timer still runs here)."""
         wall = None if since is None else time.time() - (self.clock() - since)
+        if self.absence_writer is not None:
+            self.absence_writer.submit(self._write_absence, table.id, seat, wall)
+        else:
+            self._write_absence(table.id, seat, wall)
+
+    def _write_absence(self, table_id: str, seat: int, wall: float | None) -> None:
         try:
-            self.store.set_absence(table.id, seat, wall)
+            self.store.set_absence(table_id, seat, wall)
         except Exception as exc:
-            log.warning("could not store the absence at table %s: %s", table.id, exc)
+            log.warning("could not store the absence at table %s: %s", table_id, exc)
 
     def disconnected(self, player: str) -> None:
         """``player`` has no open connection left: if he is not back within
