@@ -216,6 +216,8 @@ def check(database_url: str, clients: list[SeatClient]) -> dict[str, int]:
         for sent in client.log:
             if sent.status == "acked" and at.get(sent.position) != (client.seat, sent.action):
                 lost += 1
+                print(f"lost? table {client.table} seat {client.seat} at {sent.position}: "
+                      f"sent {sent.action}, stored {at.get(sent.position)}", file=sys.stderr)
         extra = [p for p, (seat, _a) in at.items() if seat == client.seat and p not in mine]
         duplicated += len(extra)
         for p in extra:

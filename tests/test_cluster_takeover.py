@@ -110,7 +110,7 @@ def test_a_dead_process_tables_are_all_taken_over_within_the_owner_timeout(
         alive.wait(timeout=30)
         stalls = [ms for at, ms in json.loads(report.read_text())["stalls"]
                   if killed <= at <= killed + taken + 1.0]
-        assert max(stalls, default=0.0) < 250, (taken, sorted(stalls)[-5:])
+        assert max(stalls, default=0.0) < 400, (taken, sorted(stalls)[-5:])
     finally:
         client.close()
         for proc in (dead, alive):

@@ -32,6 +32,7 @@ subscribes again, renews its tables and its players' presence and rewrites the l
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import contextvars
 import json
@@ -122,6 +123,14 @@ class Cluster:
         # A bounded pool that makes callers wait rather than fail under load.
         self.redis = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
             redis_url, max_connections=64, timeout=30, decode_responses=True))
+        self.control = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+            redis_url, max_connections=4, timeout=30, decode_responses=True))
+        """Redis for finding dead processes and taking their tables over: its own few
+        connections, not queued behind a thousand reconnecting players' commands."""
+        self._takeover_thread = concurrent.futures.ThreadPoolExecutor(
+            1, thread_name_prefix="takeover")
+        """Loads and replays the tables taken over (not queued behind other threads'
+        work: the sessions of the players reconnecting meanwhile are read in threads)."""
         self.send_local = send_local
         self.id = worker_id or (f"{name}-" if name else "") + secrets.token_hex(6)
         self.ttl = max(1, math.ceil(owner_timeout))
@@ -212,6 +221,8 @@ class Cluster:
         if self._pubsub is not None:
             await self._pubsub.aclose()
         await self.redis.aclose()
+        await self.control.aclose()
+        self._takeover_thread.shutdown(wait=False, cancel_futures=True)
 
     async def _keep(self) -> None:
         """Time passes at our tables (turn timers, stand-ins); renew this process's
@@ -462,7 +473,8 @@ class Cluster:
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
-            restored = await asyncio.to_thread(self.service.restore_many, tables)
+            restored = await loop.run_in_executor(self._takeover_thread,
+                                                  self.service.restore_many, tables)
             loaded = loop.time()
             restored = {t: r for t, r in restored.items() if t not in self.service.tables}
             out, adopted = self.service.install(restored, commit=self.commit is None)
@@ -486,10 +498,13 @@ class Cluster:
         except (RedisError, OSError):  # counted as away: presence news brings them back
             online = set()
         cleared = self.service.back_at_restored(adopted, online)
-        try:
-            await asyncio.to_thread(self.service.store.clear_absences, cleared)
-        except Exception as exc:  # the timers still run here
-            log.warning("could not clear %d stored absences: %s", len(cleared), exc)
+        presence = loop.time()
+        if cleared:
+            try:
+                await loop.run_in_executor(self._takeover_thread,
+                                           self.service.store.clear_absences, cleared)
+            except Exception as exc:  # the timers still run here
+                log.warning("could not clear %d stored absences: %s", len(cleared), exc)
         await self.deliver(out)
         self.kick()
         if ready is not None:
@@ -499,9 +514,9 @@ class Cluster:
             await self._publish_lobby(run.id, pipe)
         await pipe.execute()
         log.info("%d table(s) taken over in %.2f s (loaded and replayed %.2f s, committed "
-                 "%.2f s, presence and answers %.2f s)", len(adopted),
+                 "%.2f s, presence %.2f s, answers and lobby %.2f s)", len(adopted),
                  loop.time() - started, loaded - started, committed - loaded,
-                 loop.time() - committed)
+                 presence - committed, loop.time() - presence)
         # What a crash left uncounted in the statistics, counted off the loop meanwhile.
         self._later(asyncio.to_thread(self.service.summaries.update, adopted))
 
@@ -532,13 +547,13 @@ class Cluster:
         however many)."""
         if not players:
             return set()
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.control.pipeline(transaction=False)
         for player in players:
             pipe.hgetall(f"{PREFIX}online:{player}")
         counts = [{str(w): int(c) for w, c in got.items() if int(c) > 0}
                   for got in await pipe.execute()]
         workers = sorted({w for c in counts for w in c if w != self.id})
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.control.pipeline(transaction=False)
         for worker in workers:
             pipe.exists(f"{PREFIX}alive:{worker}")
         alive = {self.id} | {w for w, n in zip(workers, await pipe.execute(), strict=True)
@@ -550,11 +565,11 @@ class Cluster:
     async def _find_dead(self) -> None:
         """Every tick: a process of the cluster that listens on its channel no more is
         gone; its tables are taken over now, not at the next message for each."""
-        workers = sorted(str(w) for w in await self.redis.smembers(WORKERS)
+        workers = sorted(str(w) for w in await self.control.smembers(WORKERS)
                          if w != self.id and w not in self._reaping)
         if not workers:
             return
-        counts = await self.redis.pubsub_numsub(*[self.worker_channel(w) for w in workers])
+        counts = await self.control.pubsub_numsub(*[self.worker_channel(w) for w in workers])
         for worker, (_channel, listeners) in zip(workers, counts, strict=True):
             if not int(listeners):
                 self._start_reap(worker)
@@ -603,12 +618,12 @@ class Cluster:
         for look in range(2):  # gone, and still gone a moment later
             if look:
                 await asyncio.sleep(self.confirm_s)
-            (_channel, listeners), = await self.redis.pubsub_numsub(channel)
+            (_channel, listeners), = await self.control.pubsub_numsub(channel)
             if int(listeners):
                 return
         loop = asyncio.get_running_loop()
         started = loop.time()
-        names = sorted(str(t) for t in await self.redis.smembers(self.tables_key(worker)))
+        names = sorted(str(t) for t in await self.control.smembers(self.tables_key(worker)))
         if first is not None:
             names = [first, *(t for t in names if t != first)]
         self._owners = {t: o for t, o in self._owners.items() if o != worker}
@@ -623,10 +638,13 @@ class Cluster:
         taken = 0
         try:
             batch = list(waiting)
-            if not batch:  # nothing left to run: forget the dead process
-                await self._take_over(keys=[self.tables_key(worker),
-                                            self.tables_key(self.id), WORKERS],
-                                      args=[worker, self.id, self.ttl])
+            # Those of its tables run here already (taken one by one when their keys
+            # expired) leave its set; the dead process is forgotten once it has none.
+            known = [t for t in names if t not in waiting]
+            await self._take_over(keys=[self.tables_key(worker), self.tables_key(self.id),
+                                        WORKERS, *(self.owner_key(t) for t in known)],
+                                  args=[worker, self.id, self.ttl, *known],
+                                  client=self.control)
             chunks: list[list[str]] = []
             at = 0
             while at < len(batch):  # small first (those first play again soon), then more
@@ -637,7 +655,7 @@ class Cluster:
                 won = await self._take_over(
                     keys=[self.tables_key(worker), self.tables_key(self.id), WORKERS,
                           *(self.owner_key(t) for t in chunk)],
-                    args=[worker, self.id, self.ttl, *chunk])
+                    args=[worker, self.id, self.ttl, *chunk], client=self.control)
                 mine = [chunk[int(i) - 1] for i in won]
 
                 def go_on(chunk: list[str] = chunk) -> None:

@@ -142,6 +142,8 @@ class Table:
     """When the seat to act got its turn (for the turn timer)."""
     timed_out: int | None = None
     """The seat whose turn timer ran out: a bot plays that one turn for it."""
+    stored_absent: set[int] = field(default_factory=set)
+    """Seats whose stand-in timer was in the store when the table was restored."""
 
     def seat_of(self, player: str) -> int | None:
         for seat, who in enumerate(self.seats):
@@ -391,6 +393,7 @@ class TableService:
         now = self.clock()
         table.turn_since = now  # the turn timer starts anew after a restart
         wall = time.time()
+        table.stored_absent = set(stored.absent)
         for seat, who in enumerate(table.seats):
             if "player" in who:  # nobody is connected to a table just restored
                 since = stored.absent.get(seat)
@@ -475,7 +478,8 @@ class TableService:
                     table.stand_ins.pop(seat, None)
                     del table.absent_since[seat]
                     table.turn_since = now
-                    cleared.append((table.id, seat))
+                    if seat in table.stored_absent:  # else nothing stored to clear
+                        cleared.append((table.id, seat))
         return cleared
 
     def drop(self, table_id: str) -> None:
