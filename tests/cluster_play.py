@@ -69,6 +69,10 @@ class SeatClient:
     acks_at: list[float] = field(default_factory=list)
     acks: list[tuple[float, float]] = field(default_factory=list)
     """(sent, acknowledged) of each acknowledged action (time.monotonic())."""
+    given_up: set[Position] = field(default_factory=set)
+    """Positions where an action was given up for lost after a wait (it may still have
+    been on its way): the next one sent there, if the table moves on, may be either,
+    so it counts as uncertain, not acknowledged."""
     finished: bool = False
     last_state: dict[str, Any] | None = None
     first: ClientConnection | None = None
@@ -114,6 +118,7 @@ class SeatClient:
                 if pending is not None and (quiet >= 5 or time.perf_counter() - pending.at
                                             >= LOST_AFTER_S):  # lost on its way
                     pending.status = "uncertain"
+                    self.given_up.add(pending.position)
                 await ws.send(json.dumps({"type": "sync", "table": self.table}))
                 continue
             quiet = 0
@@ -132,8 +137,11 @@ class SeatClient:
             self.last_state = message
             now = position(message)
             if last is not None and last.status == "pending" and now > last.position:
-                last.status = "acked"
-                self.latencies.append(time.perf_counter() - last.at)
+                if last.position in self.given_up:  # this one, or the one given up?
+                    last.status = "uncertain"
+                else:
+                    last.status = "acked"
+                    self.latencies.append(time.perf_counter() - last.at)
                 self.acks_at.append(time.monotonic())
                 self.acks.append((last.sent_at, self.acks_at[-1]))
             if message.get("winner") is not None:
@@ -145,6 +153,7 @@ class SeatClient:
                 if last.position != now or time.perf_counter() - last.at < LOST_AFTER_S:
                     continue
                 last.status = "uncertain"  # our turn there still, long after: lost
+                self.given_up.add(last.position)
             if last is not None and last.status == "uncertain" and last.position == now:
                 last.status = "refused"  # the state shows it was not applied
             action = self.rng.choice(message["legal"])
