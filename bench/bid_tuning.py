@@ -89,7 +89,7 @@ class ExactScorer:
             return 0.0
         team = hand.taker & 1
         # the taker matters in classic (it gets the retourne), only its side in auctions
-        key = (deal, hand.mode, team, hand.taker if hand.rules.game == "retourne" else -1)
+        key = (deal, hand.contract, team, hand.taker if hand.rules.game == "retourne" else -1)
         if key not in self.cache:
             pos = position_of(hand, max_team=team)  # tout atout 'scaled': back to 162
             self.cache[key] = round(self.solver.value(pos) * pos.scale)
@@ -265,7 +265,7 @@ def compare_no_trump(deals: int, seed: int, console: Console, worlds: int) -> No
                 for ours_even, hand in auctions_both_ways(rules, deck, i % 4, seeded(bidder),
                                                           seeded(others)):
                     both.append(score(hand, i))
-                    if (name == "with" and hand.taker >= 0 and hand.mode >= 4
+                    if (name == "with" and hand.taker >= 0 and hand.contract >= 4
                             and (hand.taker % 2 == 0) == ours_even):
                         no_trump_taken += 1
                 results[name].append((both[0] - both[1]) / 2)

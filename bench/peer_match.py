@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import subprocess
@@ -157,7 +158,8 @@ def play_classic_deal(peer: BeloteCli, deck: list[int], dealer: int, ours_even: 
 def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level: str,
               seed: int, times: list[float], play_only: bool = False,
               bid_times: list[float] | None = None,
-              decisions: dict[str, list[float]] | None = None) -> tuple[int, ...]:
+              decisions: dict[str, list[float]] | None = None,
+              threads: int = 1) -> tuple[int, ...]:
     """One deal, ours on the even seats or the odd. ``times`` / ``bid_times``: our wall
     time of every card / call; ``decisions``: each side's (``ours``, ``peer``) wall time
     of every decision that had a choice, calls included (colver's through its server:
@@ -174,7 +176,7 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
     else:
         hand = HandState.from_deal(COLVER_RULES, dealer, hands)
     peer.ask(query)
-    bots = {s: make_bot(level, seed + s) for s in range(4) if s not in peer_seats}
+    bots = {s: make_bot(level, seed + s, threads) for s in range(4) if s not in peer_seats}
     while not hand.is_over:
         seat = hand.turn
         phase = "auction" if hand.phase == 0 else "play"
@@ -226,6 +228,9 @@ def main() -> None:
                              "documented default)")
     parser.add_argument("--play-only", action="store_true",
                         help="a fixed contract (80 by first hand): card play only")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                        help="our expert's solver threads (default: every core, as colver's "
+                             "IS-DD search uses every core through rayon)")
     args = parser.parse_args()
     if args.budget_ms:
         args.level = f"expert:{args.budget_ms}"
@@ -248,27 +253,29 @@ def main() -> None:
                           "ci95": [m - h, m + h]}))
         return
     print(json.dumps(colver_match(args.deals, args.level, rng, args.time_ms,
-                                  args.colver_bidder, args.play_only)))
+                                  args.colver_bidder, args.play_only, threads=args.threads)))
 
 
 def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
                  bidder: str = "v1", play_only: bool = False,
-                 on_deal: Callable[[], None] | None = None) -> dict[str, Any]:
+                 on_deal: Callable[[], None] | None = None, threads: int = 1
+                 ) -> dict[str, Any]:
     """``deals`` duplicate deals of our ``level`` against colver IS-DD with ``bidder``;
     colver's ``time_ms`` (0: our bot's mean wall time per decision with a choice, bids
     included, measured first on 20 probe deals, which do not count). The result: the
     points per deal (ours minus colver's) with a 95% interval, and each side's measured
     mean wall ms per decision with a choice over the match. ``on_deal`` is called after
-    each deal (a caller's progress bar); without it a bar shows on a terminal."""
+    each deal (a caller's progress bar); without it a bar shows on a terminal.
+    ``threads``: our expert's solver threads (colver's search uses every core)."""
     times: list[float] = []
     if not time_ms:  # measure our bot first: the peer gets the same time per decision
         probe = Colver(5, bidder)
         warm: list[float] = []  # the first deal loads the compiled code: not timed
-        play_deal(probe, deal_deck(rng), 0, True, level, 0, warm, play_only)
+        play_deal(probe, deal_deck(rng), 0, True, level, 0, warm, play_only, threads=threads)
         probed: dict[str, list[float]] = {"ours": [], "peer": []}
         for i in range(1, 21):  # 20 deals: fewer read too low (3 ms for a 5.7 ms mean)
             play_deal(probe, deal_deck(rng), i % 4, True, level, i, times, play_only,
-                      None, probed)
+                      None, probed, threads)
         probe.close()
         time_ms = max(1, round(statistics.mean(probed["ours"]) * 1000))
     peer = Colver(time_ms, bidder)
@@ -281,9 +288,9 @@ def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
         deck = deal_deck(rng)
         dealer = i % 4
         a = play_deal(peer, deck, dealer, True, level, 1000 + i, times, play_only,
-                      bid_times, decisions)
+                      bid_times, decisions, threads)
         b = play_deal(peer, deck, dealer, False, level, 1000 + i, times, play_only,
-                      bid_times, decisions)
+                      bid_times, decisions, threads)
         diffs.append(((a[0] - a[1]) + (b[1] - b[0])) / 2)
         if on_deal is not None:
             on_deal()
@@ -295,7 +302,7 @@ def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
         return statistics.mean(values) * 1e3 if values else 0.0
 
     return {"peer": "colver", "colver_bidder": bidder, "level": level, "deals": len(diffs),
-            "play_only": play_only, "peer_time_ms": time_ms,
+            "play_only": play_only, "peer_time_ms": time_ms, "our_threads": threads,
             "our_decision_ms": ms(decisions["ours"]),
             "peer_decision_ms": ms(decisions["peer"]),
             "our_card_max_ms": max(times, default=0.0) * 1e3,

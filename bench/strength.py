@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,8 @@ def main() -> None:
                                                   f"{deals} deals")
                 rng = random.Random(seed * 1000 + budget)  # the same deals for both bidders
                 r = colver_match(deals, f"expert:{budget}", rng, 0, bidder,
-                                 on_deal=lambda: progress.advance(task))
+                                 on_deal=lambda: progress.advance(task),
+                                 threads=os.cpu_count() or 1)  # colver uses every core
                 r["budget_ms"] = budget
                 results.append(r)
     Console(stderr=True, width=140).print(table(results, seed))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rebelote.cards import parse_card, parse_mode
+from rebelote.cards import parse_card, parse_contract
 from rebelote.hand import HandState
 from rebelote.rules import Rules
 
@@ -25,7 +25,7 @@ def position(spec: dict[int, str], trump: str, taker: int = 0, played: str = "",
              rules: Rules | None = None, dealer: int = 3) -> HandState:
     """A hand in play: seat 0 leads (dealer 3), ``played`` cards already played."""
     hand = HandState.with_contract(rules or Rules.ffb(), dealer, deal_of(spec), taker,
-                                   parse_mode(trump))
+                                   parse_contract(trump))
     for name in played.split():
         hand.play(parse_card(name))
     return hand

@@ -42,7 +42,7 @@ def test_first_hand_speaks_first_and_take_ends_round_one() -> None:
     assert h.turn == 2
     h.call(PASS)
     h.call(TAKE)
-    assert h.phase == PLAY and h.taker == 3 and h.mode == 20 >> 3
+    assert h.phase == PLAY and h.taker == 3 and h.contract == 20 >> 3
     assert h.turn == 2  # first hand leads
 
 
@@ -70,7 +70,7 @@ def test_round_two_names_another_suit_and_taker_gets_retourne() -> None:
         h.call(TAKE)
     h.call(PASS)
     h.call(CALL_SPADES)  # seat 1 names spades
-    assert h.taker == 1 and h.mode == 0 and h.hands[1] >> 20 & 1
+    assert h.taker == 1 and h.contract == 0 and h.hands[1] >> 20 & 1
 
 
 def test_round_two_sa_ta_only_with_the_option() -> None:
@@ -125,8 +125,8 @@ def test_random_deals_give_8_cards_each_after_taking() -> None:
         assert sorted(m.bit_count() for m in h.hands) == [8, 8, 8, 8]
         assert sum(h.hands) == (1 << 32) - 1
         assert h.hands[h.taker] >> h.retourne & 1
-        if h.mode < 4:
-            assert h.retourne >> 3 == h.mode or len(h.calls) > 4
+        if h.contract < 4:
+            assert h.retourne >> 3 == h.contract or len(h.calls) > 4
 
 
 def test_shuffle_is_uniform_enough() -> None:
@@ -162,3 +162,25 @@ def test_copy_is_complete_and_independent() -> None:
             c.apply(rng.choice(c.legal_actions()))
         after = [getattr(h, name) for name in HandState.__slots__ if name != "_legal"]
         assert before == after
+
+
+def test_the_contract_keeps_its_former_name_mode() -> None:
+    h = HandState.new(Rules.classic(), 0, random.Random(4))
+    assert h.contract == h.mode == -1
+    h.apply(TAKE)
+    assert h.contract == h.mode == h.retourne >> 3
+
+
+@pytest.mark.parametrize("preset", ["classic", "three", "decouverte", "coinche", "acorralada"])
+def test_each_hand_asks_the_auction_of_its_rules(preset: str) -> None:
+    from rebelote.bidding import AuctionGameBidding
+    from rebelote.hand import auction_for
+    from rebelote.taking import DecouverteTaking, RetourneTaking
+
+    rules = Rules.preset_named(preset)
+    kind = auction_for(rules)
+    assert kind is {"classic": RetourneTaking, "three": RetourneTaking,
+                    "decouverte": DecouverteTaking}.get(preset, AuctionGameBidding)
+    hand = HandState.new(rules, 0, random.Random(2))
+    assert hand.legal_calls() == kind._open_calls(hand)  # the part's calls, not another's
+    assert hand.copy().legal_calls() == hand.legal_calls()

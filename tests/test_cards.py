@@ -60,3 +60,18 @@ def test_card_name_refuses_numbers_that_are_not_cards() -> None:
     for bad in (-1, 32, 99):
         with pytest.raises(CardError):
             card_name(bad)
+
+
+def test_held_order_puts_trumps_first_colours_alternating_strongest_first() -> None:
+    from rebelote.cards import ALL_TRUMP, HEARTS, NO_CONTRACT, held_order
+
+    hand = mask_of(parse_card(c) for c in ("10H", "JH", "9H", "AS", "10S", "KD", "AC", "7S"))
+
+    def names(cards: list[int]) -> list[str]:
+        return [card_name(c) for c in cards]
+
+    assert names(held_order(hand, HEARTS)) == ["JH", "9H", "10H", "AS", "10S", "7S", "AC",
+                                               "KD"]
+    assert names(held_order(hand, NO_CONTRACT)) == ["AS", "10S", "7S", "10H", "JH", "9H",
+                                                    "AC", "KD"]
+    assert names(held_order(hand, ALL_TRUMP))[3:6] == ["JH", "9H", "10H"]

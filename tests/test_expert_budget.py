@@ -339,3 +339,66 @@ def test_the_command_line_takes_a_budgeted_expert() -> None:
     bad = subprocess.run([sys.executable, "-m", "rebelote", "selfplay", "--hands", "1",
                           "--bots", "expert:0"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "expert:0" in bad.stderr
+
+
+def test_the_expert_can_solve_on_several_threads_without_leaving_them_behind() -> None:
+    """colver's search uses every core: the expert's solver may too (``threads``). A bot
+    is made per deal in a match: the solvers share one pool instead of one each."""
+    import threading
+
+    warm.warm_up()
+    assert make_bot("expert:30", 1).solver.threads == 1  # type: ignore[attr-defined]
+    before = threading.active_count()
+    for seed in range(30):
+        bot = make_bot("expert:30", seed, threads=2)
+        assert isinstance(bot, ExpertBot) and bot.solver.threads == 2
+        hand = _mid_hand(seed, 12)  # the fourth trick: worlds solved exactly
+        card = bot.choose(hand.view(hand.turn))
+        assert hand.legal_cards() >> card & 1 and bot.solved
+    assert threading.active_count() <= before + 2
+
+
+def test_a_world_that_would_overrun_the_budget_is_given_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full deal's exact solve took 5 to 100 ms (more on a busy machine): with the
+    solver's speed known, a world that would end past 1.8 budgets is given up, and the
+    decision made from the worlds before it (here: none, the heuristic's card)."""
+    warm.warm_up()
+    monkeypatch.setattr(expert_module, "WORLD_MS_PRIOR", {(True, 8): 0.01, (False, 8): 0.01})
+    hand = _mid_hand(4, 1)  # the first trick: a world solved exactly is a whole deal
+    view = hand.view(hand.turn)
+    bot = ExpertBot(4, budget_ms=10)
+    bot._nodes_per_ms = 1.0  # as if this machine were very slow: 18 nodes a world
+    card = bot.choose(view)
+    assert hand.legal_cards() >> card & 1
+    assert bot.samples_used == 0 and bot.solved  # exact, and given up at once
+    assert bot._nodes_per_ms > 1.0  # it learned the solver's real speed meanwhile
+    fast = ExpertBot(4, budget_ms=10)
+    fast._nodes_per_ms = 1e9  # no cap in effect: the world is solved
+    fast.choose(view)
+    assert fast.samples_used >= 1
+
+
+def test_a_bid_whose_solve_would_overrun_the_budget_falls_back_on_the_model() -> None:
+    """A sampled deal's solve is given up past 1.8 budgets: the call is then the model's
+    (or the last pass's), never a decision that overruns its budget many times."""
+    warm.warm_up()
+    rng = random.Random(21)
+    capped = given_up = 0
+    for i in range(12):
+        hand = HandState.new(Rules.contree(), i % 4, rng)
+        view = hand.view(hand.turn)
+        slow = ExpertBot(seed=3, budget_ms=50)
+        bidder = slow.heuristic
+        assert isinstance(bidder, SampledBidder)
+        bidder._nodes_per_ms = 0.01  # as if the solver crawled: every solve is given up
+        call = slow.choose(view)
+        assert call in view.legal_actions and bidder._cap == math.inf  # and reset after
+        free = ExpertBot(seed=3, budget_ms=50)
+        free.choose(view)
+        assert isinstance(free.heuristic, SampledBidder)
+        if free.heuristic._solves:  # a close call that solves deals
+            capped += 1
+            given_up += bidder._solves == 0
+            assert bidder._nodes_per_ms > 0.01  # it learned the real speed
+    assert capped >= 2 and given_up == capped, (capped, given_up)

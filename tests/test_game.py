@@ -8,7 +8,7 @@ import pytest
 
 from rebelote.errors import WrongPhase
 from rebelote.game import Game, draw_dealer
-from rebelote.hand import PASS, HandState
+from rebelote.hand import PASS, HandState, deck_for
 from rebelote.rules import Rules
 
 
@@ -112,3 +112,15 @@ def test_draw_dealer_is_seeded_and_in_range() -> None:
     dealers = {draw_dealer(random.Random(s)) for s in range(60)}
     assert dealers == {0, 1, 2, 3}
     assert draw_dealer(random.Random(5)) == draw_dealer(random.Random(5))
+
+
+@pytest.mark.parametrize("preset", ["classic", "three", "decouverte"])
+def test_a_voided_hand_gathers_every_card_in_play_once(preset: str) -> None:
+    rules = Rules.preset_named(preset)
+    hand = HandState.new(rules, 0, random.Random(11))
+    assert hand.stock is not None or preset == "decouverte"
+    while not hand.is_over:
+        hand.apply(PASS)
+    gathered = hand.gathered_cards()
+    assert sorted(gathered) == deck_for(rules.players)
+    assert hand.stock is None  # the auction is over: no stock left to show

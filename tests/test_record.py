@@ -288,7 +288,7 @@ def test_auction_and_contract_must_agree(rules: Rules) -> None:
     entry["contract"] = agreeing
     assert replay_record(rec).hands[-1].scored == tuple(game.scores[i].scored)
     changes: list[dict[str, Any]] = [{"taker": (hand.taker + 1) % 4},
-                                     {"trump": "SHDC"[(hand.mode + 1) % 4]}]
+                                     {"trump": "SHDC"[(hand.contract + 1) % 4]}]
     if rules.game == "auction":
         changes += [{"bid": 160 if agreeing["bid"] != 160 else 150},
                     {"double": 4 if hand.double != 4 else 1}]

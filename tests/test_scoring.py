@@ -187,3 +187,16 @@ def test_takers_first_failed_takers_over_with_their_belote_lose_the_game() -> No
     sheet.add(HandEntry(0, points=70, belote=(0,)))  # 70 + 20 < 92: failed, belote kept
     assert sheet.totals == (110, 234)
     assert sheet.winner == 1
+
+
+def test_the_score_names_the_side_that_won_every_trick() -> None:
+    from rebelote.scoring import score_three
+
+    assert score_hand(R, 0, (0, 0), capot=1).capot == 1
+    assert score_hand(R, 0, (100, 62)).capot is None
+    coinche = Rules.preset_named("coinche")
+    assert score_outcome(coinche, HandOutcome(1, capot=1, bid=80)).capot == 1
+    three = Rules.preset_named("three")
+    assert score_three(three, 2, [0, 0, 0], [0, 0, 0], "defense").capot == 1
+    assert score_three(three, 2, [0, 0, 0], [0, 0, 0], "taker").capot == 0
+    assert score_three(three, 2, [100, 30, 32], [0, 0, 0], None).capot is None

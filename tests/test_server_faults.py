@@ -413,25 +413,29 @@ def test_actions_taken_during_a_failed_write_are_undone_with_it(tmp_path: Path) 
         first, action = _mover(service, table, players, commit=False)
         store.gate.clear()
         store.failures = 1
-        service.handle(first, {"type": "act", "table": table, "action": action},
-                       commit=False)
+        handled = [service.snapshot(service.handle(
+            first, {"type": "act", "table": table, "action": action}, commit=False))]
         one = asyncio.ensure_future(group.flush())
         while not store.writing.is_set():
             await asyncio.sleep(0.001)
         second, action = _mover(service, table, players, commit=False)
-        service.handle(second, {"type": "act", "table": table, "action": action},
-                       commit=False)
+        handled.append(service.snapshot(service.handle(
+            second, {"type": "act", "table": table, "action": action}, commit=False)))
         two = asyncio.ensure_future(group.flush())
         third, action = _mover(service, other, others, commit=False)
-        service.handle(third, {"type": "act", "table": other, "action": action},
-                       commit=False)
+        handled.append(service.snapshot(service.handle(
+            third, {"type": "act", "table": other, "action": action}, commit=False)))
         three = asyncio.ensure_future(group.flush())
         await asyncio.sleep(0.01)
         store.gate.set()
-        failed = [await one, await two]
-        assert all(f is not None and table in f.tables for f in failed)
-        done = await three
-        assert done is None or other not in done.tables
+        first_batch = await one
+        assert first_batch is not None and first_batch.tables == {table}
+        await two
+        await three  # the second batch: the other table's action
+        undone = [service.undone(h) for h in handled]
+        assert set(undone[0]) == set(undone[1]) == {table}  # both answers withheld
+        assert undone[0][table] == set(players)  # ... and its players were told
+        assert undone[2] == {}  # the other table's action stood and is answered
         group.close()
 
     asyncio.run(scenario())

@@ -417,3 +417,54 @@ def test_one_address_makes_a_bounded_number_of_guests(tmp_path: Path) -> None:
     assert all(RateWindow(0).allow("a") for _ in range(1000))  # 0: no limit
     with pytest.raises(ValueError, match="GUESTS_PER_HOUR"):
         Settings.load({"REBELOTE_GUESTS_PER_HOUR": "-1"})
+
+
+def test_a_slow_session_lookup_does_not_hold_up_other_requests(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session's database query ran on the event loop: with the writer thread
+    writing, SQLite can make it wait, and every client with it."""
+    import asyncio
+
+    from rebelote.server.store import Store
+
+    app = _app(tmp_path)
+    with TestClient(app) as client:
+        _guest(client)
+        cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    slow = threading.Event()
+
+    def session_player(self: Store, sid: str) -> str | None:
+        slow.wait(2.0)  # a database that answers late
+        return None
+
+    monkeypatch.setattr(Store, "session_player", session_player)
+
+    async def get(path: str, headers: list[tuple[bytes, bytes]]) -> int:
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+                 "method": "GET", "scheme": "http", "path": path, "raw_path": path.encode(),
+                 "query_string": b"", "root_path": "", "client": ("127.0.0.1", 5000),
+                 "server": ("127.0.0.1", 80),
+                 "headers": [(b"host", b"127.0.0.1"), *headers]}
+        status = [0]
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+
+        await app(scope, receive, send)
+        return status[0]
+
+    async def scenario() -> tuple[float, int, int]:
+        started = time.perf_counter()
+        waiting = asyncio.ensure_future(get("/api/session", [(b"cookie", cookie.encode())]))
+        await asyncio.sleep(0.05)  # the session's lookup under way
+        lobby = await get("/api/tables", [])
+        took = time.perf_counter() - started
+        slow.set()
+        return took, lobby, await waiting
+
+    took, lobby, session = asyncio.run(scenario())
+    assert lobby == 200 and session == 200 and took < 1.0, took

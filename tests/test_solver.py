@@ -57,7 +57,7 @@ def random_endgame(rng: random.Random, rules: Rules, max_cards_left: int) -> Han
         h = HandState.new(rules, rng.randrange(rules.players), rng)
         while h.phase == 0:
             h.apply(rng.choice(h.legal_actions()))
-        if h.is_void or h.mode == 5:  # TA scaled values are approximate in raw points
+        if h.is_void or h.contract == 5:  # TA scaled values are approximate in raw points
             continue
         total = len(h.played) + sum(m.bit_count() for m in h.hands)
         stop = total - rng.randrange(1, max_cards_left + 1) if max_cards_left else 0
@@ -224,12 +224,12 @@ def test_compiled_rules_match_the_engine() -> None:
             n_in = len(h.trick)
             legal = kernel.legal_mask(
                 h.hands[h.turn], n_in, h.led if n_in else 0, h.best_card if n_in else 0,
-                h.best_value if n_in else 0, h.best_seat if n_in else 0, h.turn, h.mode,
+                h.best_value if n_in else 0, h.best_seat if n_in else 0, h.turn, h.contract,
                 int(p.params[kernel.P_UNDERTRUMP]), int(p.params[kernel.P_PARTNER_FREE]), h.n)
             assert legal == h.legal_cards()
             card = rng.choice(cards_of(legal))
             if n_in:
-                v = kernel.trick_value(card, h.led, h.mode)
+                v = kernel.trick_value(card, h.led, h.contract)
                 beats = v > h.best_value
             h.play(card)
             if n_in and h.trick:  # still the same trick: check the master
@@ -241,7 +241,7 @@ def test_rollouts_add_up_to_the_points_of_the_hand() -> None:
     h = random_endgame(rng, Rules.ffb(), 20)
     pos = position_of(h, 0)
     a, b = rollouts(pos, 1000, seed=3)
-    pts = points_table(h.mode, h.rules.all_trump_points)
+    pts = points_table(h.contract, h.rules.all_trump_points)
     already = sum(pts[c] for c in h.trick)
     remaining = sum(pts[c] for m in h.hands for c in cards_of(m))
     assert a + b == pytest.approx(remaining + already + 10)
@@ -333,3 +333,29 @@ def test_compiled_trick_rules_are_the_pure_rules_module() -> None:
         if trick:
             for c in deck[n_in:n_in + 4]:
                 assert kernel.trick_value(c, led, mode) == strength(c, mode, led)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_node_limit_gives_up_and_leaves_the_table_sound(threads: int) -> None:
+    """A decision that must keep to its time asks for a world's values within a node
+    limit: past it the search gives up (None) at once; what it stored before is valid,
+    so that the same solver's later answers are exact."""
+    rng = random.Random()
+    seed = rng.getrandbits(32)
+    rng.seed(seed)
+    limited, fresh = Solver(threads=threads), Solver()
+    gave_up = 0
+    for i in range(30):
+        rules = RULESETS[i % len(RULESETS)]
+        h = random_endgame(rng, rules, 0 if i % 2 == 0 else 20)  # full deals, endgames
+        pos = position_of(h, side_of(h.turn, h.n, h.taker))
+        before = pos.hands.copy()
+        nodes = int(limited.stats[0])
+        if limited.move_values_within(pos, 50) is None:
+            gave_up += 1
+            assert int(limited.stats[0]) - nodes <= 50 * threads + threads  # at once
+        assert (pos.hands == before).all()  # the position itself is untouched
+        assert limited.move_values_within(pos, 10**9) == fresh.move_values(pos), seed
+        assert limited.move_values(pos) == fresh.move_values(pos), seed
+    assert gave_up >= 15, seed  # every full deal at least
+    assert limited.stats[kernel.S_NODE_LIMIT] == limited.stats[kernel.S_ABORTED] == 0

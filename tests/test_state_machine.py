@@ -110,7 +110,7 @@ class RandomGames(RuleBasedStateMachine):
             assert hand.scaled_card_points()[capot] == 162  # before the capot value
         assert sum(hand.scaled_card_points()) == 162
         raw = sum(hand.card_points)
-        scaled_ta = hand.mode == 5 and hand.rules.all_trump_points == "scaled"
+        scaled_ta = hand.contract == 5 and hand.rules.all_trump_points == "scaled"
         assert raw == (258 if scaled_ta else 162)
         for team in (0, 1):  # the scaled score is the nearest to raw * 162 / 258
             scaled = hand.scaled_card_points()[team]

@@ -45,10 +45,10 @@ def test_legal_cards_and_winners_match_the_referee(rules: Rules) -> None:
                 n = hand.n
                 seat = hand.turn
                 trick = hand.trick
-                master = trick_winner(hand.trick_leaders[-1], trick, hand.mode, n) if trick \
+                master = trick_winner(hand.trick_leaders[-1], trick, hand.contract, n) if trick \
                     else -1
                 assert master == (hand.best_seat if trick else -1)
-                legal = legal_cards(hand.hands[seat], trick, hand.mode,
+                legal = legal_cards(hand.hands[seat], trick, hand.contract,
                                     master >= 0 and master == partner_of(seat, n),
                                     rules.undertrump, rules.partner_master_free)
                 assert legal == hand.legal_cards()
@@ -57,14 +57,14 @@ def test_legal_cards_and_winners_match_the_referee(rules: Rules) -> None:
             hand.apply(rng.choice(hand.legal_actions()))
             if len(hand.trick_winners) > before:
                 cards = hand.played[-hand.n:]
-                assert trick_winner(leader, cards, hand.mode, hand.n) == hand.trick_winners[-1]
+                assert trick_winner(leader, cards, hand.contract, hand.n) == hand.trick_winners[-1]
         if hand.taker >= 0:
             n = hand.n
             sides = [0, 0]
             for i, winner in enumerate(hand.trick_winners):
                 last = i == len(hand.trick_winners) - 1
                 sides[side_of(winner, n, hand.taker)] += trick_points(
-                    hand.played[n * i:n * i + n], hand.mode, rules.all_trump_points, last)
+                    hand.played[n * i:n * i + n], hand.contract, rules.all_trump_points, last)
             assert sides == hand.card_points
 
 

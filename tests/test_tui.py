@@ -775,6 +775,9 @@ async def test_setup_offers_the_expert_s_thinking_times(tmp_path: Path,
         assert app.session is not None
         bots = [b for b in app.session.bots if b is not None]
         assert bots and all(isinstance(b, ExpertBot) and b.budget_ms == 500 for b in bots)
+        from rebelote.tui.session import BOT_THREADS
+
+        assert all(isinstance(b, ExpertBot) and b.solver.threads == BOT_THREADS for b in bots)
     from rebelote.tui.app import load_setup
 
     assert load_setup().bots == "expert:500"

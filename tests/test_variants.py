@@ -202,7 +202,7 @@ def test_bids_must_rise_and_calls_are_refused_with_their_rule() -> None:
         h.call(SURCOINCHE)
     assert err.value.rule == "surcoinche after a coinche"
     h.call(parse_action("100H"))  # seat 0
-    before = (h.calls[:], h.turn, h.bid_level, h.mode)
+    before = (h.calls[:], h.turn, h.bid_level, h.contract)
     with pytest.raises(IllegalCall) as err:
         h.call(parse_action("90S"))  # seat 1: lower
     assert err.value.rule == "bid higher than the last"
@@ -212,7 +212,7 @@ def test_bids_must_rise_and_calls_are_refused_with_their_rule() -> None:
     with pytest.raises(IllegalCall) as err:
         h.call(COINCHE)  # seat 2: partner of the bidder
     assert err.value.rule == "coinche by the opponents"
-    assert (h.calls[:-1], h.bid_level, h.mode) == (before[0], before[2], before[3])
+    assert (h.calls[:-1], h.bid_level, h.contract) == (before[0], before[2], before[3])
 
 
 def test_passed_player_may_bid_again_and_three_passes_end() -> None:

@@ -203,7 +203,7 @@ def _expected_view(state: HandState, seat: int) -> dict[str, object]:
         "seat": seat, "rules": state.rules, "dealer": state.dealer, "first_hand": state.first,
         "phase": ("auction", "play", "over")[state.phase], "turn": state.turn,
         "hand": state.hands[seat] if seat >= 0 else 0, "retourne": state.retourne,
-        "calls": tuple(state.calls), "taker": state.taker, "contract": state.mode,
+        "calls": tuple(state.calls), "taker": state.taker, "contract": state.contract,
         "tricks": tricks, "trick": current, "card_points": tuple(state.card_points),
         "announcements": anns, "announcement_winner": winner,
         "belote_said": tuple(state.belote_said),

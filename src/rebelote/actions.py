@@ -19,9 +19,9 @@ from rebelote.cards import (
     NO_TRUMP,
     CardError,
     card_name,
-    mode_name,
+    contract_name,
     parse_card,
-    parse_mode,
+    parse_contract,
 )
 
 PASS: Final = 32
@@ -43,9 +43,10 @@ CAPOT_VALUE: Final = 250
 """A capot bid's default value (``Rules.capot_bid_value`` may say 500)."""
 _LAST_BID: Final = BID_BASE + CAPOT_LEVEL * 6 + ALL_TRUMP
 
-_CALL_NAMES: Final = {PASS: "pass", TAKE: "take", CALL_SPADES: "S", CALL_SPADES + 1: "H",
-                      CALL_SPADES + 2: "D", CALL_SPADES + 3: "C", CALL_NO_TRUMP: "SA",
-                      CALL_ALL_TRUMP: "TA", COINCHE: "coinche", SURCOINCHE: "surcoinche"}
+CALL_NAMES: Final = {PASS: "pass", TAKE: "take", CALL_SPADES: "S", CALL_SPADES + 1: "H",
+                     CALL_SPADES + 2: "D", CALL_SPADES + 3: "C", CALL_NO_TRUMP: "SA",
+                     CALL_ALL_TRUMP: "TA", COINCHE: "coinche", SURCOINCHE: "surcoinche"}
+"""The record notation of each call that is not a bid."""
 _CONTRACT_TEXTS: Final = ("s", "h", "d", "c", "sa", "ta", "♠", "♥", "♦", "♣")
 
 
@@ -111,9 +112,10 @@ def action_name(action: int) -> str:
         return card_name(action)
     if is_bid(action):
         level, contract = bid_of(action)
-        return ("capot" if level == CAPOT_LEVEL else str(BID_VALUES[level])) + mode_name(contract)
+        value = "capot" if level == CAPOT_LEVEL else str(BID_VALUES[level])
+        return value + contract_name(contract)
     try:
-        return _CALL_NAMES[action]
+        return CALL_NAMES[action]
     except (KeyError, TypeError):
         raise ValueError(f"{action!r} is not an action") from None
 
@@ -138,9 +140,9 @@ def parse_action(text: str) -> int:
     value, contract_text = _split_bid(t)
     if value is not None:
         level = CAPOT_LEVEL if value == "capot" else BID_VALUES.index(int(value))
-        return bid_action(level, parse_mode(contract_text))
+        return bid_action(level, parse_contract(contract_text))
     if t in _CONTRACT_TEXTS:
-        return named_call(parse_mode(t))
+        return named_call(parse_contract(t))
     return parse_card(text)
 
 
@@ -189,5 +191,5 @@ class Contract:
     def name(self) -> str:
         """Record notation of the contract: ``H``, ``SA``, ``100H``, ``capotS``."""
         if self.level < 0:
-            return mode_name(self.kind)
+            return contract_name(self.kind)
         return action_name(bid_action(self.level, self.kind))

@@ -91,7 +91,7 @@ def hint(game: Game, samples: int = 48) -> tuple[int, list[Hint]]:
 
 def _scale(hand: HandState) -> float:
     """Raw tout-atout points to the 162 scale, when the rules scale them."""
-    return CARD_POINTS_TOTAL / raw_total(hand.mode, hand.rules.all_trump_points)
+    return CARD_POINTS_TOTAL / raw_total(hand.contract, hand.rules.all_trump_points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +123,7 @@ def analyze(game: Game, progress: Callable[[int, int], None] | None = None,
         rules = played_hand.rules
         replay = HandState.with_contract(
             rules, played_hand.dealer, [cards_of(m) for m in played_hand.dealt],
-            played_hand.taker, played_hand.mode, bid_level=played_hand.bid_level,
+            played_hand.taker, played_hand.contract, bid_level=played_hand.bid_level,
             double=played_hand.double)
         scale = _scale(replay)
         for card in played_hand.played:

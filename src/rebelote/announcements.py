@@ -28,6 +28,7 @@ from rebelote.cards import (
     format_cards,
 )
 from rebelote.errors import IllegalAnnouncement
+from rebelote.tricks import team_of
 
 CARRE_POINTS: Final = {JACK: 200, NINE: 150, ACE: 100, TEN: 100, KING: 100, QUEEN: 100}
 # Carrés compare J > 9 > A > 10 > K > Q.
@@ -57,11 +58,12 @@ class Announcement:
             return f"four {RANK_WORDS[self.top]}s".replace("sixs", "sixes")
         return f"{self.kind} to the {RANK_WORDS[self.top]} of {SUIT_NAMES[self.suit]}"
 
-    def strength(self, trump: int, trump_sequence_wins: bool) -> tuple[int, int, int, int]:
-        """Comparison key: carré over sequence, carré rank, length, top, trump."""
+    def strength(self, contract: int, trump_sequence_wins: bool) -> tuple[int, int, int, int]:
+        """Comparison key: carré over sequence, carré rank, length, top, in the trump suit
+        of ``contract``."""
         if self.kind == "carre":
             return (2, CARRE_ORDER[self.top], 0, 0)
-        in_trump = 1 if (trump_sequence_wins and self.suit == trump) else 0
+        in_trump = 1 if (trump_sequence_wins and self.suit == contract) else 0
         return (1, self.length, self.top, in_trump)
 
     def to_json(self) -> dict[str, object]:
@@ -172,7 +174,7 @@ def announcement_of(cards: CardSet) -> Announcement:
 
 def best_team(
     declared: list[list[Announcement]],
-    trump: int,
+    contract: int,
     first_hand: int,
     taker: int,
     tie_rule: str,
@@ -188,8 +190,8 @@ def best_team(
     for offset in range(4):  # from first hand, so ties keep the nearest seat
         seat = (first_hand + offset) % 4
         for ann in declared[seat]:
-            key = ann.strength(trump, trump_sequence_wins)
-            team = seat & 1
+            key = ann.strength(contract, trump_sequence_wins)
+            team = team_of(seat)
             current = best[team]
             if current is None or key > current[0]:
                 best[team] = (key, offset)
@@ -203,7 +205,7 @@ def best_team(
     if a[0] != b[0]:
         return 0 if a[0] > b[0] else 1
     if tie_rule == "takers":
-        return taker & 1
+        return team_of(taker)
     if tie_rule == "first_hand":
         return 0 if a[1] < b[1] else 1
     return None

@@ -1,28 +1,32 @@
 """The auction of the auction games (coinche, contrée, acorralada; RULES.md §4): bids
 80..160 and capot, coinche and surcoinche (contra, recontra), the acorralada raise.
 
-A part of :class:`~rebelote.hand.HandState`: the referee's state holds the fields, this
-class the rules of the auction games' bidding, in its four stages.
+A part of :class:`~rebelote.hand.HandState` (see :mod:`rebelote.auction`): the hand's
+slots hold the fields, this class the rules of the auction games' deal and bidding, in
+its four stages.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from rebelote.actions import (
-    BID_BASE,
     CAPOT_LEVEL,
     COINCHE,
     PASS,
     SURCOINCHE,
+    Contract,
     action_name,
     bid_action,
     bid_of,
+    bid_value,
+    is_bid,
 )
-from rebelote.cards import ALL_TRUMP, NO_TRUMP, CardSet, mode_name
+from rebelote.auction import AuctionPart
+from rebelote.cards import ALL_TRUMP, NO_TRUMP, SPADES, SUITS, Card, CardSet, contract_name
 from rebelote.errors import IllegalCall
 from rebelote.phases import OVER
-from rebelote.rules import Rules
 from rebelote.tricks import team_of
 
 BIDDING: Final = 0
@@ -35,32 +39,49 @@ AFTER_COINCHE: Final = 3
 """A coinche froze the bidding: the bidders may surcoinche while the others speak."""
 
 
-class AuctionGameBidding:
-    """The auction games' calls: which are open, and what each one does."""
+class AuctionGameBidding(AuctionPart):
+    """The auction games' deal (8 cards each, in the rules' packets) and calls: which
+    are open, and what each one does."""
 
     if not TYPE_CHECKING:  # the fields are the referee's slots
         __slots__ = ()
 
-    rules: Rules
-    calls: list[int]
-    turn: int
-    phase: int
-    mode: int
+    contract: int
     bidder: int
     bid_level: int
     double: int
     coinched_by: int
     surcoinched_by: int
-    taker: int
-    hands: list[CardSet]
+    first: int
+    initial: list[CardSet]
+    dealt: list[CardSet]
     _stage: int
     _passes: int
     _after_coinche: int
 
-    def _start_play(self, hands: list[CardSet], mode: int) -> None:
-        raise NotImplementedError  # the referee's: the play begins
+    def _deal_deck(self, deck: Sequence[Card]) -> None:
+        n = self.n
+        first = self.first
+        initial = [0] * n
+        i = 0
+        for packet in (int(p) for p in self.rules.auction_deal.split("-")):
+            for k in range(n):
+                seat = (first + k) % n
+                for c in deck[i:i + packet]:
+                    initial[seat] |= 1 << c
+                i += packet
+        self.initial = initial
+        self.hands = initial[:]
+        self.dealt = initial[:]
 
-    def _auction_calls(self) -> list[int]:
+    def _contract_so_far(self) -> Contract | None:
+        if self.bidder < 0:
+            return None
+        return Contract(self.bidder, self.contract, self.bid_level,
+                        bid_value(self.bid_level, self.rules.capot_bid_value), self.double,
+                        self.coinched_by, self.surcoinched_by, self.taker >= 0)
+
+    def _open_calls(self) -> list[int]:
         stage = self._stage
         bidding_team = team_of(self.turn) == team_of(self.bidder)
         if stage == AFTER_COINCHE:
@@ -68,22 +89,23 @@ class AuctionGameBidding:
         if stage == CONTRA:
             return [PASS, COINCHE]
         if stage == RAISE:  # the winning bidder may raise once, in his suit
-            return [PASS] + [bid_action(level, self.mode)
+            return [PASS] + [bid_action(level, self.contract)
                              for level in range(self.bid_level + 1, CAPOT_LEVEL + 1)]
-        modes = [0, 1, 2, 3]
+        contracts = list(SUITS)
         if self.rules.auction_no_trump:
-            modes.append(NO_TRUMP)
+            contracts.append(NO_TRUMP)
         if self.rules.auction_all_trump:
-            modes.append(ALL_TRUMP)
+            contracts.append(ALL_TRUMP)
         calls = [PASS]
         for level in range(self.bid_level + 1, CAPOT_LEVEL + 1):
-            calls.extend(BID_BASE + level * 6 + m for m in modes)
+            lowest = bid_action(level, SPADES)  # the level's bids: lowest + contract
+            calls.extend([lowest + c for c in contracts])
         if self.bidder >= 0 and not bidding_team and not self.rules.raise_after_passes:
             calls.append(COINCHE)
         return calls
 
-    def _auction_call(self, action: int) -> None:
-        if action not in self._auction_calls():
+    def _make_call(self, action: int) -> None:
+        if action not in self._auction._open_calls(self):
             raise self._auction_error(action)
         caller = self.turn
         self.calls.append(action)
@@ -133,14 +155,14 @@ class AuctionGameBidding:
             self._stage = AFTER_COINCHE
             self.turn = nxt
         else:
-            self.bid_level, self.mode = bid_of(action)
+            self.bid_level, self.contract = bid_of(action)
             self.bidder = caller
             self._passes = 0
             self.turn = nxt
 
     def _finish_auction(self) -> None:
         self.taker = self.bidder
-        self._start_play(self.hands, self.mode)
+        self._start_play(self.hands, self.contract)
 
     def _auction_error(self, action: int) -> IllegalCall:
         try:
@@ -164,20 +186,20 @@ class AuctionGameBidding:
                                    rule="contra after the bidding")
             return IllegalCall(f"seat {self.turn} cannot coinche its own team's bid",
                                rule="coinche by the opponents")
-        if action >= BID_BASE and stage in (AFTER_COINCHE, CONTRA):
+        if is_bid(action) and stage in (AFTER_COINCHE, CONTRA):
             return IllegalCall(f"{name}: a coinche freezes the auction"
                                if stage == AFTER_COINCHE else
                                f"{name}: the bidding is over", rule="auction frozen")
-        if action >= BID_BASE:
-            level, mode = bid_of(action)
+        if is_bid(action):
+            level, contract = bid_of(action)
             if level <= self.bid_level:
                 return IllegalCall(f"{name} is not higher than the last bid "
-                                   f"{action_name(bid_action(self.bid_level, self.mode))}",
+                                   f"{action_name(bid_action(self.bid_level, self.contract))}",
                                    rule="bid higher than the last")
-            if stage == RAISE and mode != self.mode:
+            if stage == RAISE and contract != self.contract:
                 return IllegalCall(f"{name}: a raise keeps the suit "
-                                   f"{mode_name(self.mode)}", rule="raise in the same suit")
-            return IllegalCall(f"{name}: {mode_name(mode)} cannot be bid under these rules",
+                                   f"{contract_name(self.contract)}", rule="raise in the same suit")
+            return IllegalCall(f"{name}: {contract_name(contract)} cannot be bid under these rules",
                                rule="SA/TA option")
         return IllegalCall(f"{name} is not a call of this auction (pass, a bid such as "
                            "80H or capotS, coinche, surcoinche)", rule="auction")

@@ -5,9 +5,9 @@ order ``7 8 9 10 J Q K A`` (0..7), so a run of adjacent bits inside one suit's b
 sequence for announcements whatever the trump. A set of cards is the int with bit
 ``card`` set for each card in it.
 
-The *contract suit* ("trump mode") is 0..3 for a trump suit, :data:`NO_TRUMP` (sans
-atout) or :data:`ALL_TRUMP` (tout atout). Orders and points per mode are precomputed
-tables so that legal moves and trick winners are a few integer operations.
+A *contract* (its kind) is 0..3 for a trump suit, :data:`NO_TRUMP` (sans atout) or
+:data:`ALL_TRUMP` (tout atout). Orders and points per contract are precomputed tables
+so that legal moves and trick winners are a few integer operations.
 """
 
 from __future__ import annotations
@@ -29,11 +29,10 @@ CLUBS: Final = 3
 SUITS: Final = (SPADES, HEARTS, DIAMONDS, CLUBS)
 
 NO_TRUMP: Final = 4
-"""Contract mode *sans atout*: every suit plain."""
+"""The contract *sans atout*: every suit plain."""
 ALL_TRUMP: Final = 5
-"""Contract mode *tout atout*: every suit ranked like trump."""
-MODES: Final = (0, 1, 2, 3, NO_TRUMP, ALL_TRUMP)
-CONTRACTS: Final = MODES
+"""The contract *tout atout*: every suit ranked like trump."""
+CONTRACTS: Final = (SPADES, HEARTS, DIAMONDS, CLUBS, NO_TRUMP, ALL_TRUMP)
 """Every contract kind: the four trump suits, then sans atout and tout atout."""
 NO_CONTRACT: Final = -1
 """No contract (yet): the auction is going on, or the hand was voided."""
@@ -42,12 +41,10 @@ SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
 RANKS: Final = (SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE)
 
 SUIT_LETTERS: Final = "SHDC"
-SUIT_SYMBOLS: Final = "♠♥♦♣"
 SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
 RANK_NAMES: Final = ("7", "8", "9", "10", "J", "Q", "K", "A")
 RANK_WORDS: Final = ("seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 
-FULL_DECK: Final[CardSet] = (1 << 32) - 1
 SUIT_MASK: Final = tuple(0xFF << (8 * s) for s in SUITS)
 RANK_MASK: Final = tuple(sum(1 << (8 * s + r) for s in SUITS) for r in RANKS)
 
@@ -78,21 +75,6 @@ class CardError(ValueError):
 
 BELOTE_PAIR: Final = tuple((1 << (s * 8 + KING)) | (1 << (s * 8 + QUEEN)) for s in range(4))
 """The king and queen of each suit: the belote when the suit is trump."""
-
-
-def make_card(suit: Suit, rank: int) -> Card:
-    """The card of that suit and rank."""
-    return suit * 8 + rank
-
-
-def suit_of(card: Card) -> Suit:
-    """The suit of a card."""
-    return card >> 3
-
-
-def rank_of(card: Card) -> int:
-    """The rank of a card (0 = seven .. 7 = ace)."""
-    return card & 7
 
 
 _CARD_NAMES: Final = tuple(RANK_NAMES[c & 7] + SUIT_LETTERS[c >> 3] for c in range(32))
@@ -167,70 +149,90 @@ def format_cards(mask: CardSet) -> str:
     return " ".join(card_name(c) for c in cards_of(mask))
 
 
-def is_trump_ranked(mode: int, suit: Suit) -> bool:
-    """Whether cards of ``suit`` follow the trump order under contract ``mode``."""
-    return mode in (ALL_TRUMP, suit)
+def is_trump_ranked(contract: int, suit: Suit) -> bool:
+    """Whether cards of ``suit`` follow the trump order under ``contract``."""
+    return contract in (ALL_TRUMP, suit)
 
 
-def order_in(mode: int, card: Card) -> int:
-    """Strength of a card inside its suit under ``mode`` (0 weakest .. 7 strongest)."""
+def order_in(contract: int, card: Card) -> int:
+    """Strength of a card inside its suit under ``contract`` (0 weakest .. 7 strongest)."""
     s = card >> 3
-    return TRUMP_ORDER[card & 7] if is_trump_ranked(mode, s) else PLAIN_ORDER[card & 7]
+    return TRUMP_ORDER[card & 7] if is_trump_ranked(contract, s) else PLAIN_ORDER[card & 7]
 
 
-def _higher_table(mode: int) -> tuple[CardSet, ...]:
+def _higher_table(contract: int) -> tuple[CardSet, ...]:
     table = []
     for c in range(32):
         s = c >> 3
-        mine = order_in(mode, c)
-        table.append(mask_of(s * 8 + r for r in RANKS if order_in(mode, s * 8 + r) > mine))
+        mine = order_in(contract, c)
+        table.append(mask_of(s * 8 + r for r in RANKS if order_in(contract, s * 8 + r) > mine))
     return tuple(table)
 
 
-HIGHER: Final = tuple(_higher_table(m) for m in MODES)
-"""``HIGHER[mode][card]``: the cards of the same suit that beat ``card`` under ``mode``."""
+HIGHER: Final = tuple(_higher_table(m) for m in CONTRACTS)
+"""``HIGHER[contract][card]``: the cards of the same suit that beat ``card`` under
+``contract``."""
 
 
-def _win_table(mode: int) -> tuple[int, ...]:
+def _win_table(contract: int) -> tuple[int, ...]:
     # 16 + order for a trump (beats anything), 1 + order for any other card; a card
     # neither trump nor of the suit led counts as 0 when a trick is resolved.
-    return tuple(
-        (16 + order_in(mode, c)) if mode == (c >> 3) else (1 + order_in(mode, c)) for c in range(32)
-    )
+    return tuple((16 + order_in(contract, c)) if contract == (c >> 3)
+                 else (1 + order_in(contract, c)) for c in range(32))
 
 
-WIN_VALUE: Final = tuple(_win_table(m) for m in MODES)
-"""``WIN_VALUE[mode][card]``: trick strength; a trump is >= 16."""
+WIN_VALUE: Final = tuple(_win_table(m) for m in CONTRACTS)
+"""``WIN_VALUE[contract][card]``: trick strength; a trump is >= 16."""
 
 
-def points_table(mode: int, all_trump_points: str = "scaled") -> tuple[int, ...]:
-    """Card points of each card under ``mode`` (tout atout per RULES.md §1 option)."""
-    return _POINTS_TABLES[mode, all_trump_points]
+HELD_SUITS: Final = (SPADES, HEARTS, CLUBS, DIAMONDS)
+"""The suits in the order a hand is held: the colours alternate."""
 
 
-def _points_table(mode: int, all_trump_points: str) -> tuple[int, ...]:
-    if mode == NO_TRUMP:
+def held_order(mask: CardSet, contract: int = NO_CONTRACT) -> list[Card]:
+    """The cards of ``mask`` as a player holds them: by suit (colours alternating, the
+    trump suit first), the strongest first within each suit under ``contract``
+    (:data:`NO_CONTRACT` before one is known: the plain order)."""
+    win = WIN_VALUE[contract if contract >= 0 else NO_TRUMP]
+    suits = sorted(HELD_SUITS, key=lambda s: (s != contract, HELD_SUITS.index(s)))
+    return sorted(cards_of(mask), key=lambda c: (suits.index(c >> 3), -win[c]))
+
+
+def points_table(contract: int, all_trump_points: str = "scaled") -> tuple[int, ...]:
+    """Card points of each card under ``contract`` (tout atout per RULES.md §1 option)."""
+    return _POINTS_TABLES[contract, all_trump_points]
+
+
+def _points_table(contract: int, all_trump_points: str) -> tuple[int, ...]:
+    if contract == NO_TRUMP:
         return tuple(NO_TRUMP_POINTS[c & 7] for c in range(32))
-    if mode == ALL_TRUMP:
+    if contract == ALL_TRUMP:
         values = ALL_TRUMP_POINTS[all_trump_points]
         return tuple(values[c & 7] for c in range(32))
     return tuple(
-        TRUMP_POINTS[c & 7] if (c >> 3) == mode else PLAIN_POINTS[c & 7] for c in range(32)
+        TRUMP_POINTS[c & 7] if (c >> 3) == contract else PLAIN_POINTS[c & 7] for c in range(32)
     )
 
 
 _POINTS_TABLES: Final = {
-    (m, ta): _points_table(m, ta) for m in MODES for ta in ALL_TRUMP_POINTS
+    (m, ta): _points_table(m, ta) for m in CONTRACTS for ta in ALL_TRUMP_POINTS
 }
 
 
-def mode_name(mode: int) -> str:
+def has_trump_suit(contract: int) -> bool:
+    """Whether ``contract`` makes one suit trump (not sans atout, tout atout, or none)."""
+    return SPADES <= contract <= CLUBS
+
+
+def contract_name(contract: int) -> str:
     """``S H D C`` for a trump suit, ``SA`` or ``TA``."""
-    return SUIT_LETTERS[mode] if mode < 4 else ("SA" if mode == NO_TRUMP else "TA")
+    if has_trump_suit(contract):
+        return SUIT_LETTERS[contract]
+    return "SA" if contract == NO_TRUMP else "TA"
 
 
-def parse_mode(text: str) -> int:
-    """Parse a contract suit: ``S H D C`` (or symbols), ``SA``, ``TA``."""
+def parse_contract(text: str) -> int:
+    """Parse a contract: ``S H D C`` (or symbols), ``SA``, ``TA``."""
     t = text.strip().upper()
     if t == "SA":
         return NO_TRUMP

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from rebelote.cards import PLAIN_ORDER, Card, CardSet, cards_of
+from rebelote.cards import PLAIN_ORDER, Card, CardSet
 from rebelote.errors import WrongPhase
 from rebelote.hand import OVER, HandState, deal_deck
 from rebelote.rules import Rules
@@ -154,7 +154,7 @@ class Game:
         self._totals_seen = tuple(self.totals)  # one tuple for the views of a hand
         self.reserve = score.reserve
         if hand.is_void:
-            self._next_deck = _gathered_void(hand)
+            self._next_deck = hand.gathered_cards()
         else:
             self._next_deck = list(hand.played)
             taker_side = hand.taker if self.sides == 3 else hand.taker_team
@@ -171,14 +171,3 @@ class Game:
             raise WrongPhase("no hand has been dealt", rule="no hand")
         return make_view(hand, seat, self._totals_seen, self.reserve, len(self.hands))
 
-
-def _gathered_void(hand: HandState) -> list[Card]:
-    cards: list[Card] = []
-    for seat in range(hand.n):
-        cards.extend(cards_of(hand.dealt[seat] | hand.initial[seat]))
-        cards.extend(hand._covered[seat].values())
-    if hand.retourne >= 0:
-        cards.append(hand.retourne)
-    if hand._stock is not None:
-        cards.extend(hand._stock)
-    return cards

@@ -1,10 +1,16 @@
-"""One hand of classic belote: deal, two rounds of taking, eight tricks, scoring.
+"""One hand: the deal, the auction, the tricks, the score. :class:`HandState` is the
+referee's full state (every seat's cards); bots and clients never get it: they get a
+:class:`~rebelote.view.SeatView` from :meth:`HandState.view`.
 
-:class:`HandState` is the referee's full state (every seat's cards). Bots and clients
-never get it: they get a :class:`~rebelote.view.SeatView` from :meth:`HandState.view`.
+This module holds the hand together: how it is made (dealt, or from a record), copied,
+asked and scored. The rules live in its parts, each a module of its own: the auction (one
+of three kinds, :mod:`rebelote.auction`: the classic taking and découverte's in
+:mod:`rebelote.taking`, the auction games' bidding in :mod:`rebelote.bidding`), the play
+in :mod:`rebelote.play`; their pure pieces in :mod:`rebelote.deal`, :mod:`rebelote.tricks`,
+:mod:`rebelote.actions` and :mod:`rebelote.scoring`.
 
 Actions are small ints: a card ``0..31`` in the play, or one of the call constants
-(:data:`PASS`, :data:`TAKE`, :data:`CALL_SPADES` .. :data:`CALL_ALL_TRUMP`) in the
+(:data:`PASS`, :data:`TAKE`, :data:`CALL_SPADES` .. :data:`CALL_ALL_TRUMP`, bids) in the
 auction. ``legal_actions()`` lists them; ``apply()`` plays one after checking it and
 raises an :class:`~rebelote.errors.IllegalAction` (leaving the state untouched) if the
 rules forbid it.
@@ -17,7 +23,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from rebelote.actions import (
-    _CALL_NAMES,
     BID_BASE,
     BID_VALUES,
     CALL_ALL_TRUMP,
@@ -35,48 +40,20 @@ from rebelote.actions import (
     bid_value,
     parse_action,
 )
-from rebelote.announcements import Announcement, announcement_of, best_team, find_announcements
+from rebelote.auction import AuctionPart
 from rebelote.bidding import BIDDING, AuctionGameBidding
-from rebelote.cards import (
-    ALL_TRUMP,
-    BELOTE_PAIR,
-    HIGHER,
-    KING,
-    NO_TRUMP,
-    SUIT_MASK,
-    SUIT_NAMES,
-    Card,
-    CardSet,
-    card_name,
-    cards_of,
-    mode_name,
-    points_table,
-)
+from rebelote.cards import CONTRACTS, Card, CardSet, card_name, cards_of, contract_name
 from rebelote.deal import check_deal, check_deck, deal_deck, deck_for
-from rebelote.errors import (
-    CardNotInHand,
-    IllegalAnnouncement,
-    IllegalCall,
-    IllegalPlay,
-    NotYourTurn,
-    WrongPhase,
-)
+from rebelote.errors import IllegalCall, WrongPhase
 from rebelote.phases import AUCTION, OVER, PLAY
+from rebelote.play import TrickPlay
 from rebelote.rules import Rules
 from rebelote.scoring import VOID, HandOutcome, HandScore, score_outcome, score_three
-from rebelote.tricks import (
-    LAST_TRICK_BONUS,
-    STRENGTH,
-    TRUMP_STRENGTH,
-    legal_against,
-    next_seat,
-    partner_of,
-    scaled_pair,
-    side_of,
-    team_of,
-)
+from rebelote.taking import DecouverteTaking, RetourneTaking
+from rebelote.tricks import next_seat, partner_of, scaled_pair, sides
 
 if TYPE_CHECKING:
+    from rebelote.announcements import Announcement
     from rebelote.view import SeatView
 
 __all__ = [
@@ -87,24 +64,29 @@ __all__ = [
 ]
 
 
-# -- phases -------------------------------------------------------------------------------
-
-
 _NEXT: Final = {n: tuple(next_seat(s, n) for s in range(n)) for n in (2, 3, 4)}
 _PARTNER: Final = {n: tuple(partner_of(s, n) for s in range(n)) for n in (2, 3, 4)}
 
 
-class HandState(AuctionGameBidding):
+def auction_for(rules: Rules) -> type[AuctionPart]:
+    """The kind of auction a hand under ``rules`` has: the auction games' bidding,
+    découverte's taking (two players), or the classic taking around the retourne."""
+    if rules.game == "auction":
+        return AuctionGameBidding
+    return DecouverteTaking if rules.players == 2 else RetourneTaking
+
+
+class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
     """The full state of one hand, for the referee. Copy it with :meth:`copy`.
 
-    The auction games' bidding (stages, coinche, raise) is the
-    :class:`~rebelote.bidding.AuctionGameBidding` part; the deal's pure pieces are in
-    :mod:`rebelote.deal`, the trick rules in :mod:`rebelote.tricks`.
+    Its parts are its base classes: the play (:class:`~rebelote.play.TrickPlay`) and the
+    three kinds of auction, of which the hand uses the one its rules say (``_auction``).
     """
 
     __slots__ = (
         "_after_coinche",
         "_ann_winner",
+        "_auction",
         "_belote_first",
         "_belote_said",
         "_belote_suits",
@@ -132,6 +114,7 @@ class HandState(AuctionGameBidding):
         "calls",
         "card_points",
         "coinched_by",
+        "contract",
         "dealer",
         "dealt",
         "double",
@@ -140,7 +123,6 @@ class HandState(AuctionGameBidding):
         "initial",
         "layout",
         "led",
-        "mode",
         "n",
         "phase",
         "played",
@@ -169,7 +151,9 @@ class HandState(AuctionGameBidding):
     retourne: Card
     calls: list[int]
     taker: int
-    mode: int
+    contract: int
+    """The contract's kind: a trump suit 0..3, ``NO_TRUMP`` (SA) or ``ALL_TRUMP`` (TA); -1
+    before it is known (auction games: the highest bid's while they bid)."""
     phase: int
     turn: int
     trick: list[Card]
@@ -189,7 +173,7 @@ class HandState(AuctionGameBidding):
     _covered: list[dict[Card, Card]]
     _next: tuple[int, ...]
     _partner: tuple[int, ...]
-    _team: list[int]
+    _team: tuple[int, ...]
     n: int
     layout: list[tuple[tuple[Card, Card], ...]]
     """Découverte: each seat's table columns (face-up card, face-down card), as dealt."""
@@ -198,6 +182,8 @@ class HandState(AuctionGameBidding):
     table_up: list[CardSet]
     tricks_total: int
     _after_coinche: int
+    _auction: type[AuctionPart]
+    """The hand's kind of auction (:mod:`rebelote.auction`), chosen from its rules."""
     _passes: int
     _stage: int
     bid_level: int
@@ -233,56 +219,10 @@ class HandState(AuctionGameBidding):
         """Deal ``deck`` (top card first) from first hand, in packets: classic, 5 each,
         the retourne, the rest kept back for the completion; auction games, 8 each;
         découverte (2 players), 5 face down, 5 face up on them, then 3 + 3 in hand."""
-        n = rules.players
-        check_deck(deck, n)
+        check_deck(deck, rules.players)
         self = cls._blank(rules, dealer)
-        first = self.first
-        initial = [0] * n
-        i = 0
-        if n == 2:
-            down = [deck[i + 5 * k:i + 5 * k + 5] for k in range(2)]
-            up = [deck[10 + 5 * k:15 + 5 * k] for k in range(2)]
-            i = 20
-            for packet in (3, 3):
-                for k in range(2):
-                    for c in deck[i:i + packet]:
-                        initial[(first + k) % 2] |= 1 << c
-                    i += packet
-            layout = {(first + k) % 2: (up[k], down[k]) for k in range(2)}
-            self._lay_table(initial, [layout[0], layout[1]])
-            return self
-        if rules.game == "auction":
-            packets = tuple(int(p) for p in rules.auction_deal.split("-"))
-        else:
-            packets = (3, 2) if rules.deal_packets == "3-2" else (2, 3)
-        for packet in packets:
-            for k in range(n):
-                seat = (first + k) % n
-                for c in deck[i:i + packet]:
-                    initial[seat] |= 1 << c
-                i += packet
-        self.initial = initial
-        self.hands = initial[:]
-        if rules.game == "auction":
-            self.dealt = initial[:]
-            return self
-        self.retourne = deck[i]
-        self._stock = list(deck[i + 1:])
+        self._deal_cards(deck)
         return self
-
-    def _lay_table(self, hand_cards: list[CardSet],
-                   layout: list[tuple[Sequence[Card], Sequence[Card]]]) -> None:
-        """Découverte: each seat's hand, and its face-up cards over face-down ones."""
-        self.initial = [0, 0]
-        self.table_up = [0, 0]
-        self._covered = [{}, {}]
-        self.layout = [tuple(zip(up, down, strict=True)) for up, down in layout]
-        for seat, (up, down) in enumerate(layout):
-            for u, d in zip(up, down, strict=True):
-                self.table_up[seat] |= 1 << u
-                self._covered[seat][u] = d
-            self.initial[seat] = hand_cards[seat] | self.table_up[seat]
-        self.hands = self.initial[:]
 
     @classmethod
     def from_deal(cls, rules: Rules, dealer: int, cards: Sequence[Sequence[Card]]) -> HandState:
@@ -355,7 +295,7 @@ class HandState(AuctionGameBidding):
         check_deal(cards, n, allow_five=False, retourne=-1)
         if taker not in range(n):
             raise IllegalCall(f"the taker must be a seat 0..{n - 1}, not {taker!r}")
-        if mode not in range(6):
+        if mode not in CONTRACTS:
             raise IllegalCall(f"the contract suit must be S, H, D, C, SA or TA, not {mode!r}")
         if retourne >= 0 and not any(c == retourne for c in cards[taker]):
             raise IllegalCall(f"the retourne {card_name(retourne)} must be in the taker's hand")
@@ -388,9 +328,10 @@ class HandState(AuctionGameBidding):
         self = cls.__new__(cls)
         self.rules = rules
         self.n = n
+        self._auction = auction_for(rules)
         self._next = _NEXT[n]
         self._partner = _PARTNER[n]
-        self._team = [side_of(s, n, -1) for s in range(n)]
+        self._team = sides(n, -1)
         self.tricks_total = 16 if n == 2 else 8
         self.seat_points = [0] * n
         self.seat_belote = [0] * n
@@ -408,7 +349,7 @@ class HandState(AuctionGameBidding):
         self._retourne_holder = -1
         self.calls = []
         self.taker = -1
-        self.mode = -1
+        self.contract = -1
         self.phase = AUCTION
         self.turn = self.first
         self.trick = []
@@ -447,6 +388,7 @@ class HandState(AuctionGameBidding):
         """An independent copy (lists copied, immutable parts shared)."""
         o = HandState.__new__(HandState)
         o._after_coinche = self._after_coinche
+        o._auction = self._auction
         o._ann_winner = self._ann_winner
         o._belote_first = dict(self._belote_first)
         o._belote_said = self._belote_said[:]
@@ -458,7 +400,7 @@ class HandState(AuctionGameBidding):
         o._legal = self._legal
         o._next = self._next
         o._partner = self._partner
-        o._team = self._team[:]
+        o._team = self._team
         o._passes = self._passes
         o._rest = self._rest[:] if self._rest is not None else None
         o._retourne_holder = self._retourne_holder
@@ -484,7 +426,7 @@ class HandState(AuctionGameBidding):
         o.initial = self.initial[:]
         o.layout = self.layout
         o.led = self.led
-        o.mode = self.mode
+        o.contract = self.contract
         o.n = self.n
         o.phase = self.phase
         o.played = self.played[:]
@@ -516,51 +458,36 @@ class HandState(AuctionGameBidding):
         return self.phase == OVER and self.taker < 0
 
     @property
+    def stock(self) -> tuple[Card, ...] | None:
+        """Classic: the cards kept back for the completion, in dealing order, while the
+        auction goes on; None once dealt (or when the record gave each seat's cards)."""
+        return tuple(self._stock) if self._stock is not None and self.phase == AUCTION \
+            else None
+
+    def gathered_cards(self) -> list[Card]:
+        """A voided hand's cards as they are picked up for the next deal (the cut keeps
+        this order): each seat's cards, those face down in découverte, the retourne, the
+        cards not dealt."""
+        cards: list[Card] = []
+        for seat in range(self.n):
+            cards.extend(cards_of(self.dealt[seat] | self.initial[seat]))
+            cards.extend(self._covered[seat].values())
+        if self.retourne >= 0:
+            cards.append(self.retourne)
+        if self._stock is not None:
+            cards.extend(self._stock)
+        return cards
+
+    @property
     def trick_number(self) -> int:
         """Tricks completed so far (0..8)."""
         return len(self.trick_winners)
-
-    def legal_calls(self) -> list[int]:
-        """Calls the seat to speak may make (empty outside the auction)."""
-        if self.phase != AUCTION:
-            return []
-        if self.rules.game == "auction":
-            return self._auction_calls()
-        if self.n == 2:  # découverte: no retourne; name any suit or pass
-            named = [PASS, 34, 35, 36, 37]
-        elif len(self.calls) < self.n:
-            return [PASS, TAKE]
-        else:
-            named = [PASS] + [34 + s for s in range(4) if s != self.retourne >> 3]
-        if self.rules.round2_no_trump:
-            named.append(CALL_NO_TRUMP)
-        if self.rules.round2_all_trump:
-            named.append(CALL_ALL_TRUMP)
-        return named
 
     def contract_value(self) -> int:
         """Auction games: the points the contract stands for (capot per the rules)."""
         if self.bid_level == CAPOT_LEVEL:
             return self.rules.capot_bid_value
         return BID_VALUES[self.bid_level] if self.bid_level >= 0 else 0
-
-    def legal_cards(self) -> CardSet:
-        """The cards the seat to play may play, as a set (0 outside the play)."""
-        if self._legal >= 0:
-            return self._legal
-        self._legal = legal = self._legal_cards()
-        return legal
-
-    def _legal_cards(self) -> CardSet:
-        if self.phase != PLAY:
-            return 0
-        turn = self.turn
-        if not self.trick:  # leading: any card
-            return self.hands[turn]
-        rules = self.rules
-        return legal_against(self.hands[turn], self.led, self.best_card, self.mode,
-                             self._partner[turn] == self.best_seat, rules.undertrump,
-                             rules.partner_master_free)
 
     def legal_actions(self) -> list[int]:
         """Every action the seat to act may take now: calls, or cards."""
@@ -574,311 +501,17 @@ class HandState(AuctionGameBidding):
     # -- actions ----------------------------------------------------------------------
 
     def apply(self, action: int, seat: int | None = None) -> None:
-        """Take one action (a call or a card) for the seat to act, after checking it."""
+        """Take one action (a call or a card) for the seat to act, after checking it:
+        :meth:`play` (:mod:`rebelote.play`) or :meth:`call` (:mod:`rebelote.auction`)."""
         if action < 32:
             self.play(action, seat)
         else:
             self.call(action, seat)
 
-    def call(self, action: int, seat: int | None = None) -> None:
-        """Make a call in the auction; raise if it is not allowed now."""
-        if self.phase != AUCTION:
-            raise WrongPhase(f"{action_name(action) if action in _CALL_NAMES else action!r} "
-                             "is a call, but the auction is over", rule="calls only in the auction")
-        if seat is not None and seat != self.turn:
-            raise NotYourTurn(f"seat {seat} cannot call: it is seat {self.turn}'s turn to speak")
-        if self.rules.game == "auction":
-            self._auction_call(action)
-            return
-        if action not in self.legal_calls():
-            name = _CALL_NAMES.get(action, repr(action))
-            if action == TAKE:
-                raise IllegalCall("'take' is only for round 1; in round 2 name a suit",
-                                  rule="round 2 names a suit")
-            if action in (CALL_NO_TRUMP, CALL_ALL_TRUMP):
-                raise IllegalCall(f"{name} cannot be named: these rules do not allow it in "
-                                  "round 2", rule="round 2 SA/TA option")
-            if 34 <= action <= 37 and len(self.calls) < self.n:
-                raise IllegalCall(f"{name}: round 1 only takes the retourne's suit or passes",
-                                  rule="round 1 takes the retourne")
-            if 34 <= action <= 37:
-                raise IllegalCall(f"{name}: round 2 must name a suit other than the "
-                                  "retourne's", rule="round 2 names another suit")
-            raise IllegalCall(f"{name} is not a call of classic belote", rule="auction")
-        caller = self.turn
-        if action != PASS and self._rest is not None and caller != self._retourne_holder:
-            if self._retourne_holder < 0:
-                raise IllegalCall(f"seat {caller} cannot take: the deal lists 5 cards each, "
-                                  "a voided hand", rule="voided deal")
-            raise IllegalCall(f"seat {caller} cannot take: the retourne "
-                              f"{card_name(self.retourne)} is in seat "
-                              f"{self._retourne_holder}'s cards", rule="retourne to the taker")
-        self.calls.append(action)
-        if action == PASS:
-            if len(self.calls) == (2 if self.n == 2 else 2 * self.n):
-                self.phase = OVER
-                self.turn = -1
-            else:
-                self.turn = self._next[caller]
-            return
-        mode = self.retourne >> 3 if action == TAKE else (
-            NO_TRUMP if action == CALL_NO_TRUMP else ALL_TRUMP if action == CALL_ALL_TRUMP
-            else action - 34)
-        self.taker = caller
-        self._complete_deal()
-        self._start_play(self.hands, mode)
-
-    def _complete_deal(self) -> None:
-        if self.n == 2:  # découverte: everything is dealt already
-            return
-        hands = self.hands
-        taker = self.taker
-        hands[taker] |= 1 << self.retourne
-        if self._rest is not None:
-            for seat in range(self.n):
-                hands[seat] |= self._rest[seat]
-            return
-        stock = self._stock
-        assert stock is not None
-        i = 0
-        for k in range(self.n):
-            seat = (self.first + k) % self.n
-            n = 2 if seat == taker else 3
-            for c in stock[i:i + n]:
-                hands[seat] |= 1 << c
-            i += n
-
-    def _start_play(self, hands: list[CardSet], mode: int) -> None:
-        self._legal = -1
-        self.hands = hands
-        self.dealt = hands[:]
-        if self.n == 2:  # the cards still face down are the players' too
-            for seat in range(2):
-                for covered in self._covered[seat].values():
-                    self.dealt[seat] |= 1 << covered
-        self._team = [side_of(s, self.n, self.taker) for s in range(self.n)]
-        self._strength = STRENGTH[mode]
-        self._points = points_table(mode, self.rules.all_trump_points)
-        self.mode = mode
-        self.phase = PLAY
-        self.turn = self.first
-        suits: tuple[int, ...]
-        if mode == NO_TRUMP:
-            suits = ()
-        elif mode == ALL_TRUMP:
-            suits = (0, 1, 2, 3)
-        else:
-            suits = (mode,)
-        belote_suits = 0
-        for s in suits:  # held: in hand, or (découverte) face down under a table card
-            if any(h & BELOTE_PAIR[s] == BELOTE_PAIR[s] for h in self.dealt):
-                belote_suits |= BELOTE_PAIR[s]
-        self._belote_suits = belote_suits
-
-    def play(
-        self,
-        card: Card,
-        seat: int | None = None,
-        announce: Sequence[CardSet] | None = None,
-        belote: bool | None = None,
-    ) -> None:
-        """Play ``card`` for the seat to play, after checking every obligation.
-
-        ``announce`` (trick 1 only) lists the sets of cards the player declares, and
-        ``belote`` says whether he says belote/rebelote with this card; both default to
-        automatic declaration when ``rules.auto_announce`` is on.
-        """
-        if self.phase != PLAY:
-            why = "the auction is not over" if self.phase == AUCTION else "the hand is over"
-            raise WrongPhase(f"{card_name(card) if 0 <= card < 32 else card!r} cannot be "
-                             f"played: {why}", rule="cards only in the play")
-        player = self.turn
-        if seat is not None and seat != player:
-            raise NotYourTurn(f"seat {seat} cannot play: it is seat {player}'s turn")
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal_cards()
-        if not (legal >> card) & 1:
-            raise self._play_error(card, player)
-        declared: list[Announcement] | None = None
-        if announce is not None or (
-            not self.trick_winners and self.rules.auto_announce and self.rules.announcements
-        ):
-            declared = self._declarations(player, announce)
-        # -- from here on nothing can fail: the state changes --
-        if declared is not None:
-            self.announced[player] = declared
-        self._legal = -1
-        bit = 1 << card
-        self.hands[player] ^= bit
-        if self.n == 2 and self.table_up[player] & bit:  # découverte: turn the card under
-            self.table_up[player] ^= bit
-            under = self._covered[player].pop(card, -1)
-            if under >= 0:
-                self.hands[player] |= 1 << under
-                self.table_up[player] |= 1 << under
-        if self._belote_suits & bit:
-            self._belote(player, card, belote)
-        trick = self.trick
-        if not trick:
-            self.led = card >> 3
-            self.best_card = card
-            self.best_seat = player
-            self.best_value = self._strength[card >> 3][card]
-            self.trick_leaders.append(player)
-        else:
-            v = self._strength[self.led][card]
-            if v > self.best_value:
-                self.best_value = v
-                self.best_card = card
-                self.best_seat = player
-        trick.append(card)
-        self.played.append(card)
-        if len(trick) < self.n:
-            self.turn = self._next[player]
-            return
-        winner = self.best_seat
-        team = self._team[winner]
-        last = len(self.trick_winners) == self.tricks_total - 1
-        pts = self._points  # the trick's value (tricks.trick_points), summed in place
-        points = LAST_TRICK_BONUS if last else 0
-        for c in trick:
-            points += pts[c]
-        self.card_points[team] += points
-        self.seat_points[winner] += points
-        self.tricks_won[team] += 1
-        self.trick_winners.append(winner)
-        self.trick = []
-        self.turn = winner
-        n = len(self.trick_winners)
-        if n == 1 and self.rules.announcements:
-            self._compare_announcements()
-        if last:
-            self.phase = OVER
-            self.turn = -1
-
-    def _play_error(self, card: Card, seat: int) -> Exception:
-        if not isinstance(card, int) or not 0 <= card < 32:
-            return CardNotInHand(f"{card!r} is not a card")
-        name = card_name(card)
-        hand = self.hands[seat]
-        if not (hand >> card) & 1:
-            if self.n == 2 and card in self._covered[seat].values():
-                over = next(u for u, d in self._covered[seat].items() if d == card)
-                return CardNotInHand(f"{name} is still face down under {card_name(over)}: it "
-                                     f"can be played once {card_name(over)} is",
-                                     rule="covered card")
-            return CardNotInHand(f"seat {seat} does not hold {name}")
-        led = self.led
-        suit = card >> 3
-        follow = hand & SUIT_MASK[led]
-        trump_like = led == self.mode or self.mode == ALL_TRUMP
-        if follow and suit != led:
-            return IllegalPlay(f"{name} is illegal: seat {seat} must follow suit "
-                               f"({SUIT_NAMES[led]} led)", rule="must follow suit")
-        if follow and trump_like:
-            return IllegalPlay(f"{name} is illegal: seat {seat} must play a higher "
-                               f"{SUIT_NAMES[led][:-1]} than {card_name(self.best_card)} "
-                               "(trump led: overtrump if you can)", rule="must overtrump")
-        trumps = hand & SUIT_MASK[self.mode] if self.mode < 4 else 0
-        if suit != self.mode:
-            if self.best_value >= TRUMP_STRENGTH and not trumps & HIGHER[self.mode][self.best_card]:
-                return IllegalPlay(f"{name} is illegal: seat {seat} cannot overtrump but must "
-                                   "still play a trump (pisser)", rule="must undertrump")
-            return IllegalPlay(f"{name} is illegal: seat {seat} cannot follow "
-                               f"{SUIT_NAMES[led]} and an opponent is master: you must trump",
-                               rule="must trump")
-        return IllegalPlay(f"{name} is illegal: seat {seat} must overtrump "
-                           f"{card_name(self.best_card)}", rule="must overtrump")
-
-    # -- announcements and belote ---------------------------------------------------
-
-    def _declarations(self, seat: int, announce: Sequence[CardSet] | None) -> list[Announcement]:
-        first_card = not self.trick_winners
-        if announce is None:
-            return find_announcements(self.dealt[seat]) if first_card else self.announced[seat]
-        if announce and not self.rules.announcements:
-            raise IllegalAnnouncement("these rules play without announcements",
-                                      rule="announcements off")
-        if announce and not first_card:
-            raise IllegalAnnouncement(f"seat {seat} can only announce with its first card, "
-                                      "during trick 1", rule="announce in trick 1")
-        return [announcement_of(m) for m in announce] if first_card else self.announced[seat]
-
-    def _compare_announcements(self) -> None:
-        valid = []
-        false_team = [False, False]
-        for seat in range(4):
-            held = self.dealt[seat]
-            mine = self.announced[seat]
-            if any(a.cards & held != a.cards for a in mine):
-                false_team[team_of(seat)] = True
-            valid.append(mine)
-        for seat in range(4):
-            if false_team[team_of(seat)]:
-                valid[seat] = []
-        team = best_team(valid, self.mode, self.first, self.taker,
-                         self.rules.announcement_tie, self.rules.trump_sequence_wins)
-        self._ann_winner = team
-        points = [0, 0]
-        if team is not None:
-            points[team] = sum(a.points for s in (team, team + 2) for a in valid[s])
-        self.ann_points = (points[0], points[1])
-
-    def _belote(self, seat: int, card: Card, said: bool | None) -> None:
-        suit = card >> 3
-        pair = BELOTE_PAIR[suit]
-        if self.dealt[seat] & pair != pair:
-            return
-        say = self.rules.auto_announce if said is None else said
-        first = self._belote_first.get(suit)
-        if first is None:
-            ok = say or self.rules.belote_automatic
-            if self.rules.belote_order == "king_first" and card & 7 != KING:
-                ok = False
-            self._belote_first[suit] = ok
-            if ok and say:
-                self._belote_said.append((seat, "belote", card))
-            return
-        if first and (say or self.rules.belote_automatic):
-            self.belote_points[self._team[seat]] += 20
-            self.seat_belote[seat] += 20
-            if say:
-                self._belote_said.append((seat, "rebelote", card))
-
     @property
-    def belote_said(self) -> list[tuple[int, str, Card]]:
-        """Public belote events so far: (seat, ``belote`` | ``rebelote``, the card)."""
-        return self._belote_said[:]
-
-    @property
-    def belote_log(self) -> list[tuple[int, str, Card]]:
-        """The belote events themselves, a list that only grows (views keep it with its
-        length when they are made); read it, never change it."""
-        return self._belote_said
-
-    def contract_info(self) -> Contract | None:
-        """The contract as the table knows it (:attr:`SeatView.contract_info`): None
-        before any bid or take and in a voided hand; in an auction game's bidding the
-        highest bid so far; then the contract played (``final``)."""
-        cached = self._contract_cache
-        if cached is not None and cached[0] == len(self.calls) and cached[1] == self.taker:
-            return cached[2]
-        info: Contract | None = None
-        if self.rules.game != "auction":
-            if self.taker >= 0:
-                info = Contract(self.taker, self.mode, final=True)
-        elif self.bidder >= 0:
-            info = Contract(self.bidder, self.mode, self.bid_level,
-                            bid_value(self.bid_level, self.rules.capot_bid_value), self.double,
-                            self.coinched_by, self.surcoinched_by, self.taker >= 0)
-        self._contract_cache = (len(self.calls), self.taker, info)
-        return info
-
-    @property
-    def announcement_winner(self) -> int | None:
-        """Team whose announcements scored (known once trick 1 is over)."""
-        return self._ann_winner
+    def mode(self) -> int:
+        """:attr:`contract` by its former name (kept for existing callers)."""
+        return self.contract
 
     # -- scoring ----------------------------------------------------------------------
 
@@ -903,7 +536,7 @@ class HandState(AuctionGameBidding):
         a, b = self.card_points
         if self.taker < 0:
             return a, b
-        return scaled_pair((a, b), self.mode, self.rules.all_trump_points,
+        return scaled_pair((a, b), self.contract, self.rules.all_trump_points,
                            self._team[self.taker])
 
     def score(self, reserve: int = 0) -> HandScore:
@@ -933,7 +566,7 @@ class HandState(AuctionGameBidding):
 
     def contract_name(self) -> str:
         """``S H D C SA TA`` once taken, else ``""``."""
-        return mode_name(self.mode) if self.mode >= 0 else ""
+        return contract_name(self.contract) if self.contract >= 0 else ""
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know: its own cards and everything public."""

@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from rebelote.cards import (
+    NO_TRUMP,
     CardError,
     CardSet,
     card_name,
     cards_of,
-    mode_name,
+    contract_name,
     parse_card,
-    parse_mode,
+    parse_contract,
 )
 from rebelote.errors import IllegalAction
 from rebelote.game import Game
@@ -87,12 +88,13 @@ def hand_to_json(hand: HandState) -> dict[str, Any]:
     out["cards"] = cards
     if hand.retourne >= 0:
         out["retourne"] = card_name(hand.retourne)
-    if hand.phase == AUCTION and hand._stock is not None:
-        out["stock"] = [card_name(c) for c in hand._stock]  # the auction is going on
+    stock = hand.stock
+    if stock is not None:
+        out["stock"] = [card_name(c) for c in stock]  # the auction is going on
     if hand.calls or hand.taker < 0:
         out["auction"] = [action_name(a) for a in hand.calls]
     else:
-        out["contract"] = {"taker": hand.taker, "trump": mode_name(hand.mode)}
+        out["contract"] = {"taker": hand.taker, "trump": contract_name(hand.contract)}
         if hand.rules.game == "auction":
             out["contract"]["bid"] = ("capot" if hand.bid_level == CAPOT_LEVEL
                                       else BID_VALUES[hand.bid_level])
@@ -296,8 +298,8 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
                      else None)
             hand = HandState.from_cards(rules, dealer, cards, retourne, stock)
         elif "contract" in entry:
-            taker, mode, level, double = _contract(rules, entry["contract"], hand_no)
-            hand = HandState.with_contract(rules, dealer, cards, taker, mode, retourne, level,
+            taker, kind, level, double = _contract(rules, entry["contract"], hand_no)
+            hand = HandState.with_contract(rules, dealer, cards, taker, kind, retourne, level,
                                            double)
         else:
             raise RecordError(f"hand {hand_no}: needs an 'auction' or a 'contract'", hand=hand_no)
@@ -337,7 +339,7 @@ def _replay_hand(game: Game, entry: Any, hand_no: int) -> HandSummary:
                               f"[rule: {rule}]", hand=hand_no, index=k, list_name="auction",
                               seat=seat, rule=rule) from None
 
-    if contract is not None and contract != (hand.taker, hand.mode, hand.bid_level,
+    if contract is not None and contract != (hand.taker, hand.contract, hand.bid_level,
                                              hand.double):
         raise RecordError(f"hand {hand_no}: the 'contract' {_contract_text(*contract)} "
                           f"disagrees with the 'auction', which makes "
@@ -376,10 +378,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _contract_text(taker: int, mode: int, level: int, double: int) -> str:
+def _contract_text(taker: int, contract: int, level: int, double: int) -> str:
     if taker < 0:
         return "no contract (a voided hand)"
-    name = mode_name(mode) if level < 0 else action_name(bid_action(level, mode))
+    name = contract_name(contract) if level < 0 else action_name(bid_action(level, contract))
     return f"seat {taker} {name}" + {1: "", 2: " coinched", 4: " surcoinched"}[double]
 
 
@@ -387,7 +389,7 @@ def _auction_end(hand: HandState) -> str:
     """How a hand's auction ended (or stands), for a message."""
     if hand.phase == AUCTION:
         return "an auction not finished"
-    return _contract_text(hand.taker, hand.mode, hand.bid_level, hand.double)
+    return _contract_text(hand.taker, hand.contract, hand.bid_level, hand.double)
 
 
 def _contract(rules: Rules, contract: Any, hand_no: int) -> tuple[int, int, int, int]:
@@ -397,23 +399,23 @@ def _contract(rules: Rules, contract: Any, hand_no: int) -> tuple[int, int, int,
         raise RecordError(f"hand {hand_no}: 'contract' must be an object", hand=hand_no)
     taker = _seat(contract.get("taker"), "the contract's taker", hand_no, rules.players)
     try:
-        mode = parse_mode(str(contract.get("trump", "")))
+        kind = parse_contract(str(contract.get("trump", "")))
     except CardError:
         raise RecordError(f"hand {hand_no}: the contract's trump must be S, H, D, C, "
                           f"SA or TA, not {_short(contract.get('trump'))}",
                           hand=hand_no) from None
-    if mode not in rules.contracts:
-        raise RecordError(f"hand {hand_no}: the contract {mode_name(mode)} cannot be made "
+    if kind not in rules.contracts:
+        raise RecordError(f"hand {hand_no}: the contract {contract_name(kind)} cannot be made "
                           f"under these {rules.preset} rules (the option "
-                          f"{_contract_option(rules, mode)} is off)", hand=hand_no,
+                          f"{_contract_option(rules, kind)} is off)", hand=hand_no,
                           rule="contract the rules allow")
     level, double = _contract_bid(rules.game, contract, hand_no)
-    return taker, mode, level, double
+    return taker, kind, level, double
 
 
-def _contract_option(rules: Rules, mode: int) -> str:
+def _contract_option(rules: Rules, contract: int) -> str:
     prefix = "auction" if rules.game == "auction" else "round2"
-    return f"{prefix}_{'no_trump' if mode == 4 else 'all_trump'}"
+    return f"{prefix}_{'no_trump' if contract == NO_TRUMP else 'all_trump'}"
 
 
 def _contract_bid(game: str, contract: dict[str, Any], hand_no: int) -> tuple[int, int]:

@@ -92,6 +92,9 @@ class HandScore:
     """The team that won the reserve carried into this hand, if any."""
     totals: tuple[int, ...] = (0, 0)
     """Each side's hand total before the outcome: card points + announcements + belote."""
+    capot: int | None = None
+    """The side that won every trick, if one did: a team (the seat with two players);
+    with three players 0 the taker, 1 the defense."""
 
 
 def round_score(rules: Rules, value: int) -> int:
@@ -171,6 +174,7 @@ def score_hand(
         reserve=new_reserve,
         reserve_won_by=won_by,
         totals=totals,
+        capot=capot,
     )
 
 
@@ -285,7 +289,7 @@ def _score_auction(rules: Rules, o: HandOutcome, reserve: int) -> HandScore:
         won_by = t if made else d
         scored[won_by] += reserve
     return HandScore(outcome, (round_score(rules, scored[0]), round_score(rules, scored[1])),
-                     0, won_by, totals)
+                     0, won_by, totals, o.capot)
 
 
 def score_three(
@@ -326,7 +330,8 @@ def score_three(
             for s in defenders:
                 scored[s] += seat_belote[taker] // 2
     return HandScore(MADE if made else FAILED, tuple(round_score(rules, x) for x in scored),
-                     0, None, tuple(totals))
+                     0, None, tuple(totals),
+                     None if capot is None else ("taker", "defense").index(capot))
 
 
 def game_winner(

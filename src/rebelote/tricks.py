@@ -58,6 +58,16 @@ def side_of(seat: int, players: int, taker: int) -> int:
     return team_of(seat, players)
 
 
+_SIDES: Final = {n: tuple(tuple(side_of(s, n, taker) for s in range(n))
+                         for taker in range(-1, n)) for n in (2, 3, 4)}
+
+
+def sides(players: int, taker: int) -> tuple[int, ...]:
+    """:func:`side_of` of each seat, ``taker`` -1 before there is one (a table: the
+    referee asks at every hand)."""
+    return _SIDES[players][taker + 1]
+
+
 def next_seat(seat: int, players: int = 4) -> int:
     """The seat that plays after ``seat``."""
     return (seat + 1) % players

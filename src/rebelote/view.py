@@ -22,7 +22,7 @@ from rebelote.actions import Contract
 from rebelote.cards import Card, CardSet, cards_of, cards_tuple
 from rebelote.phases import PHASE_NAMES, PLAY
 from rebelote.rules import Rules
-from rebelote.tricks import side_of, teams, trick_points, trick_winner
+from rebelote.tricks import side_of, team_of, teams, trick_points, trick_winner
 
 if TYPE_CHECKING:
     from rebelote.announcements import Announcement
@@ -349,7 +349,7 @@ class SeatView:
             out = []
             for s, declared in enumerate(self._announced):
                 for a in declared:
-                    visible = s == self._seat or (winner is not None and winner == (s & 1))
+                    visible = s == self._seat or (winner is not None and winner == team_of(s))
                     out.append(PublicAnnouncement(s, a.kind, a.points,
                                                   a.cards if visible else None))
             anns = self._announcements = tuple(out)
@@ -463,7 +463,3 @@ def _trick_one(state: HandState, table: _Table) -> None:
         if winner is not None:
             table.scored = (winner, state.ann_points)
 
-
-def contract_of(state: HandState) -> Contract | None:
-    """The public contract of ``state`` (see :attr:`SeatView.contract_info`)."""
-    return state.contract_info()

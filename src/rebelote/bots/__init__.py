@@ -78,9 +78,10 @@ def is_level(spec: str) -> bool:
     return True
 
 
-def make_bot(level: str, seed: int | None = None) -> Bot:
+def make_bot(level: str, seed: int | None = None, threads: int = 1) -> Bot:
     """A bot of the named level: ``random``, ``heuristic``, ``expert`` or ``expert:MS``
-    (the expert with a time budget of MS ms a decision, :func:`parse_level`)."""
+    (the expert with a time budget of MS ms a decision, :func:`parse_level`).
+    ``threads``: the expert's solver threads (one where many bots share the machine)."""
     name, budget = parse_level(level)
     if name == "random":
         return RandomBot(seed)
@@ -90,4 +91,4 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
         return HeuristicBot(seed)
     from rebelote.bots.expert import ExpertBot
 
-    return ExpertBot(seed, budget_ms=budget)
+    return ExpertBot(seed, budget_ms=budget, threads=threads)

@@ -61,7 +61,15 @@ from rebelote.hand import (
     bid_of,
 )
 from rebelote.scoring import HandOutcome, score_outcome
-from rebelote.solver import Solver, child_position, position_from_view, position_of, rollouts, warm
+from rebelote.solver import (
+    Position,
+    Solver,
+    child_position,
+    position_from_view,
+    position_of,
+    rollouts,
+    warm,
+)
 from rebelote.tricks import partner_of, side_of, team_of
 from rebelote.view import SeatView
 
@@ -149,6 +157,10 @@ def no_trump_candidate(hand: CardSet, mode: int) -> bool:
     return jacks >= 2 and jacks + ranks.count(NINE) >= 3
 
 
+class _OutOfTime(Exception):
+    """A bidding decision's solve would have overrun its time (see ``CAP_FACTOR``)."""
+
+
 class SampledBidder(HeuristicBot):
     """Bids from the expert's evaluation: exact solves of sampled deals, corrected by the
     calibration above (:func:`calibrated_result`). The unseen cards are dealt at random
@@ -189,6 +201,12 @@ class SampledBidder(HeuristicBot):
         """... and when the decision's time is up: an evaluation then stops after
         :data:`LATE_BID_WORLDS` deals (a first pass may be cut short)."""
         self._solves = 0
+        self._cap = math.inf
+        """With a budget: when a solve is given up (:data:`CAP_FACTOR` budgets in)..."""
+        self._nodes_per_ms = NODES_PER_MS_PRIOR
+        """... converted to nodes with the solver's speed, learned as it bids..."""
+        self._model = HeuristicBot(seed)
+        """... and the model that then decides (a heuristic whose calls solve nothing)."""
         self._memo: dict[tuple[object, ...], int] = {}
         self.no_trump_bids = no_trump_bids
         self.take_probability = take_probability
@@ -212,18 +230,47 @@ class SampledBidder(HeuristicBot):
         # a first pass on few deals when the budget is short (a solve takes a few ms)
         self._worlds_now = max(MIN_BID_WORLDS, min(base, int(self.budget_ms / BID_SOLVE_MS)))
         self._deadline = start + self.budget_ms / 1000
+        self._cap = start + CAP_FACTOR * self.budget_ms / 1000
         self._solves = 0
-        action = self._bid_once(view)
-        while self._solves and self._worlds_now * 2 <= MAX_BID_WORLDS:
-            spent = time.perf_counter() - start
-            # the next pass solves as many new deals as all the passes so far together
-            if spent * 2.2 > self.budget_ms / 1000:
-                break
-            self._worlds_now *= 2
+        try:
             action = self._bid_once(view)
-        self._worlds_now = None
-        self._deadline = math.inf
+        except _OutOfTime:  # one deal's solve would have overrun the budget
+            action = self._model.bid(view)
+        else:
+            while self._solves and self._worlds_now * 2 <= MAX_BID_WORLDS:
+                spent = time.perf_counter() - start
+                # the next pass solves as many new deals as all the passes so far together
+                if spent * 2.2 > self.budget_ms / 1000:
+                    break
+                self._worlds_now *= 2
+                try:
+                    action = self._bid_once(view)
+                except _OutOfTime:  # the last pass's decision stands
+                    break
+        finally:
+            self._worlds_now = None
+            self._deadline = self._cap = math.inf
         return action
+
+    def _solve(self, pos: Position, target: int | None = None) -> int:
+        """The solver's value of ``pos`` (or whether it reaches ``target``: 1 or 0),
+        within the decision's cap: :class:`_OutOfTime` if it would overrun it."""
+        nodes = None
+        if self._cap != math.inf:
+            nodes = max(1, int((self._cap - time.perf_counter()) * 1000 * self._nodes_per_ms))
+        before, started = int(self.solver.stats[0]), time.perf_counter()
+        if target is None:
+            result = self.solver.value_within(pos, nodes)
+        else:
+            reached = self.solver.at_least_within(pos, target, nodes)
+            result = None if reached is None else int(reached)
+        if nodes is not None:
+            took = max(1e-3, (time.perf_counter() - started) * 1000)
+            rate = (int(self.solver.stats[0]) - before) / took
+            self._nodes_per_ms = 0.7 * self._nodes_per_ms + 0.3 * rate
+        if result is None:
+            raise _OutOfTime
+        return result
 
     def _bid_once(self, view: SeatView) -> int:
         if view.rules.game == "auction":
@@ -312,7 +359,7 @@ class SampledBidder(HeuristicBot):
         key = ("value", tuple(hand.hands), hand.taker, hand.mode)
         if key not in self._memo:
             pos = position_of(hand, max_team=team_of(hand.taker))
-            self._memo[key] = round(self.solver.value(pos) * pos.scale)
+            self._memo[key] = round(self._solve(pos) * pos.scale)
             self._solves += 1
         return self._memo[key]
 
@@ -322,8 +369,7 @@ class SampledBidder(HeuristicBot):
         key = ("at_least", tuple(hand.hands), hand.taker, hand.mode, team_of(seat), points)
         if key not in self._memo:
             pos = position_of(hand, max_team=team_of(seat))
-            self._memo[key] = int(self.solver.at_least(
-                pos, math.ceil(points / pos.scale - 1e-9)))
+            self._memo[key] = self._solve(pos, math.ceil(points / pos.scale - 1e-9))
             self._solves += 1
         return bool(self._memo[key])
 
@@ -494,7 +540,8 @@ class ExpertBot:
                  budget_s: float | None = None, min_samples: int = 6, solve_cards: int = 24,
                  rollouts_per_card: int = 64, weighted: bool = True,
                  bid_worlds: int | None = None, budget_ms: float | None = None,
-                 bid_budget_ms: float | None = None, misfit_weight: float = 1.0) -> None:
+                 bid_budget_ms: float | None = None, misfit_weight: float = 1.0,
+                 threads: int = 1) -> None:
         """``samples`` worlds per decision: a fixed number, so that a seed gives the same
         play on any machine; with ``budget_s`` the bot stops sampling when the time is up
         (after ``min_samples``) instead. ``budget_ms``: the anytime mode above. Bids
@@ -503,11 +550,13 @@ class ExpertBot:
         heuristic's model instead. ``misfit_weight``: in auction games, a world's weight
         is multiplied by it for each other seat's bid that the bidding model would not
         have made with that seat's hand there (:func:`auction_fit`; 1: the bids are not
-        read in card play)."""
+        read in card play). ``threads``: the solver's threads for one world's cards (the
+        kernel runs without the GIL): more worlds within a budget on a machine with cores
+        to spare, as colver's search uses every core."""
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError(f"budget_ms must be positive, not {budget_ms!r}")
         self.rng = random.Random(seed)
-        self.solver = Solver()
+        self.solver = Solver(threads)
         self.budget_ms = budget_ms
         self.bid_budget_ms = budget_ms if bid_budget_ms is None else bid_budget_ms
         self.heuristic: HeuristicBot
@@ -533,6 +582,8 @@ class ExpertBot:
         """Whether the last decision solved its worlds exactly (else rollouts)."""
         self._world_ms: dict[tuple[bool, int], float] = dict(WORLD_MS_PRIOR)
         """Expected ms of one world, by (solved exactly, cards left): learned as it plays."""
+        self._nodes_per_ms = NODES_PER_MS_PRIOR
+        """The solver's nodes per ms and thread here: learned as it plays, to cap a world."""
 
     def choose(self, view: SeatView) -> int:
         actions = actions_of(view)
@@ -603,7 +654,18 @@ class ExpertBot:
                 weight *= auction_fit(view, hands, self.misfit_weight)
             pos = position_from_view(view, hands, my_team)
             values: dict[Card, float]
-            if exact:
+            if exact and anytime:  # a world that would overrun the budget is given up
+                nodes = self.solver.stats[0]
+                cap_ms = (start + CAP_FACTOR * budget / 1000 - t) * 1000
+                solved = self.solver.move_values_within(
+                    pos, max(1, int(cap_ms * self._nodes_per_ms)))
+                took = max(1e-3, (time.perf_counter() - t) * 1000)
+                rate = (self.solver.stats[0] - nodes) / took / self.solver.threads
+                self._nodes_per_ms = 0.7 * self._nodes_per_ms + 0.3 * rate
+                if solved is None:
+                    break
+                values = {c: float(v) for c, v in solved.items()}
+            elif exact:
                 values = {c: float(v) for c, v in self.solver.move_values(pos).items()}
             else:
                 seed = self.rng.getrandbits(31)
@@ -633,6 +695,13 @@ MIN_WORLDS = 6
 the best card may be declared clear only after this many."""
 MAX_WORLDS = 4000
 """Anytime mode: a cap on the worlds of one decision (distinct deals run out anyway)."""
+CAP_FACTOR = 1.8
+"""Anytime mode: a world solved exactly is given up (and the decision made from the
+worlds so far) if it would end past this many budgets from the decision's start (the
+worlds' costs vary: a full deal's solve took 5 to 100 ms)."""
+NODES_PER_MS_PRIOR = 2000.0
+"""Anytime mode: the solver's first guess of nodes per ms and thread (1,750 per CPU ms
+measured on full deals on this machine under load; more when quiet)."""
 CLEAR_Z = 3.0
 """Anytime mode: stop early once the best card is this many standard errors ahead."""
 WORLD_MS_PRIOR: dict[tuple[bool, int], float] = {

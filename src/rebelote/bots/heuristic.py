@@ -143,7 +143,7 @@ def bid_expectation(view: SeatView, action: int) -> float:
     the deal if the bid ``action`` became the contract, by the rules' own scoring, with
     the points made drawn from the :func:`contract_points` model (16 quantiles)."""
     level, mode = bid_of(action)
-    if mode >= 4:
+    if mode >= NO_TRUMP:
         return 0.0  # no model for sans / tout atout contracts
     me = view.seat
     hand = view.hand
@@ -242,7 +242,7 @@ class HeuristicBot:
         """Whether to coinche the opponents' ``bid`` (made by ``bidder``): a suit
         contract of the style's level or more, with the style's trump strength in it."""
         level, mode = bid_of(bid)
-        return (mode < 4 and level >= self.style.coinche_level
+        return (mode < NO_TRUMP and level >= self.style.coinche_level
                 and suit_strength(view.hand, mode) >= self.style.coinche_strength)
 
     def _reachable_level(self, view: SeatView, mode: int, support: bool, z: float) -> int:
@@ -300,7 +300,7 @@ class HeuristicBot:
                     continue
                 if room & SUIT_MASK[led] & HIGHER[mode][card]:
                     return True
-                if mode < 4 and not room & SUIT_MASK[led] and room & SUIT_MASK[mode]:
+                if mode < NO_TRUMP and not room & SUIT_MASK[led] and room & SUIT_MASK[mode]:
                     return True  # void in the suit led, may trump
             return False
 
@@ -331,7 +331,7 @@ class HeuristicBot:
         n = view.rules.players
         unseen = k.unseen
         taking_side = side_of(view.taker, n, view.taker) == my_team
-        if mode < 4:
+        if mode < NO_TRUMP:
             my_trumps = [c for c in legal if c >> 3 == mode]
             opponents = [s for s in range(n) if side_of(s, n, view.taker) != my_team]
             their_trumps = any(unseen & SUIT_MASK[mode] & ~k.excluded[s] for s in opponents)

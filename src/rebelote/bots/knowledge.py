@@ -16,6 +16,8 @@ from rebelote.cards import (
     ALL_TRUMP,
     HIGHER,
     KING,
+    NO_CONTRACT,
+    NO_TRUMP,
     QUEEN,
     SUIT_MASK,
     WIN_VALUE,
@@ -64,7 +66,7 @@ def _infer_from_trick(trick: Trick, players: int, mode: int, partner_free: bool,
         suit = card >> 3
         if suit != led:
             excluded[seat] |= SUIT_MASK[led]  # did not follow: void in the suit led
-            if mode < 4 and suit != mode:
+            if mode < NO_TRUMP and suit != mode:
                 partner_master = best_seat == partner_of(seat, players)
                 if not (partner_free and partner_master):
                     if best_value >= TRUMP_STRENGTH and not undertrump_required:
@@ -72,7 +74,7 @@ def _infer_from_trick(trick: Trick, players: int, mode: int, partner_free: bool,
                         excluded[seat] |= HIGHER[mode][best_card]
                     else:
                         excluded[seat] |= SUIT_MASK[mode]  # did not trump: none left
-            elif mode < 4 and suit == mode and best_value >= TRUMP_STRENGTH:
+            elif mode < NO_TRUMP and suit == mode and best_value >= TRUMP_STRENGTH:
                 partner_master = best_seat == partner_of(seat, players)
                 if win[card] < best_value and not (partner_free and partner_master):
                     excluded[seat] |= HIGHER[mode][best_card]  # under-trumped: none higher
@@ -93,7 +95,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
     known = [0] * n
     mode = view.contract
     me = view.seat
-    if mode >= 0:
+    if mode != NO_CONTRACT:
         for trick in (*view.tricks, *((view.trick,) if view.trick is not None else ())):
             _infer_from_trick(trick, n, mode, rules.partner_master_free,
                               rules.undertrump == "required", excluded)

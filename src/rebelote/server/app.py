@@ -331,10 +331,10 @@ class GroupCommit:
 
     Batches are written one at a time, in order. While one is written, the loop goes on
     with other work; a message handled meanwhile waits for the next batch, even one that
-    stored nothing (its answer may show actions still being written). A failed write is
-    a :class:`StorageFailure` given to the waiters of its batch, and to those of the
-    next batch, whose actions on the same tables were undone with it; its messages (the
-    tables' players told, the tables as stored) are delivered once."""
+    stored nothing (its answer may show actions still being written). A failed write
+    undoes its tables, with the actions taken on them meanwhile; its messages (the
+    tables' players told, the tables as stored) are delivered once, and whoever waited
+    drops the answers about undone tables (:meth:`TableService.undone`)."""
 
     def __init__(self, service: TableService,
                  deliver: Callable[[list[tuple[str, dict[str, Any]]]],
@@ -346,8 +346,6 @@ class GroupCommit:
         self._done: asyncio.Future[StorageFailure | None] | None = None
         """The batch being gathered: its waiters."""
         self._writing = False
-        self._carry: StorageFailure | None = None
-        """A failure the next batch's waiters hear of too."""
         self._lock: asyncio.Lock | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="writer")
@@ -358,8 +356,8 @@ class GroupCommit:
         return self._writing or self._done is not None
 
     async def flush(self) -> StorageFailure | None:
-        """Wait until everything handled so far is stored: None, or the failure that
-        undid some tables' actions (see :attr:`StorageFailure.tables`)."""
+        """Wait until everything handled so far is written: None, or the failure of the
+        batch it was in (whether an answer may be sent: :meth:`TableService.undone`)."""
         loop = asyncio.get_running_loop()
         if self._done is None:
             self._done = loop.create_future()
@@ -380,10 +378,13 @@ class GroupCommit:
                 done.set_exception(exc)
 
     async def _write(self) -> StorageFailure | None:
-        carry, self._carry = self._carry, None
         batch = self.service.take_pending()
+        absences, self.service.absences = self.service.absences, {}
+        if absences:  # stand-in timers (a failure is logged, never refuses an action)
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer, self.service.store_absences, absences)
         if not batch:
-            return carry
+            return None
         tables = self.service.tables_of(batch)
         started = time.perf_counter()
         self._writing = True
@@ -393,17 +394,12 @@ class GroupCommit:
         except Exception as exc:
             failure = self.service.not_stored(batch, exc)  # undone, on the loop
             asyncio.get_running_loop().create_task(self.deliver(failure.messages))
-            if self._done is not None:  # acted on tables just undone, while we wrote
-                self._carry = failure
-            if carry is None:
-                return failure
-            return StorageFailure(carry.tables | failure.tables,
-                                  carry.messages + failure.messages)
+            return failure
         finally:
             self._writing = False
             if self.watch is not None:
                 self.watch.note("commit", (time.perf_counter() - started) * 1e3)
-        return carry
+        return None
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
@@ -491,6 +487,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     store = Store(settings.database_url, migrate=settings.migrate)
     service = TableService(store, seed=seed, load_all=redis_url is None)
     service.defer_bots = True
+    service.defer_absences = True
     work = work or OffLoop()
     watch = LoopWatch()
     connections = Connections()
@@ -508,8 +505,6 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     if redis_url is not None:
         from rebelote.server.cluster import Cluster  # needs rebelote[cluster]
 
-        service.absence_writer = concurrent.futures.ThreadPoolExecutor(
-            1, thread_name_prefix="absences")
         cluster = Cluster(service, redis_url, connections.send_text, commit=group.flush,
                           kick=bots.kick, owner_timeout=settings.owner_timeout,
                           name=settings.name)
@@ -521,37 +516,24 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     dummy_hash: list[str] = []
     session_cache: dict[str, tuple[str, float]] = {}
 
-    def who(conn: HTTPConnection) -> tuple[str, str] | None:
-        """(player, nickname) of the connection's live session, if any."""
+    async def who(conn: HTTPConnection) -> tuple[str, str] | None:
+        """(player, nickname) of the connection's live session, if any (the database
+        asked in a thread: with the writer thread writing, SQLite may make it wait)."""
         sid = conn.session.get("sid")
         if not isinstance(sid, str):
             return None
         cached = session_cache.get(sid)
         if cached is None or time.monotonic() - cached[1] > 5.0:
-            player = store.session_player(sid)
+            player = await asyncio.to_thread(store.session_player, sid)
             if player is None:
                 session_cache.pop(sid, None)
                 return None
             cached = session_cache[sid] = (player, time.monotonic())
         return cached[0], service.names.get(cached[0], cached[0])
 
-    async def who_off_loop(conn: HTTPConnection) -> tuple[str, str] | None:
-        """:func:`who`, the database read (a session not seen lately) in a thread: a
-        thousand sockets reconnecting at once (a cluster's process died) must not read
-        their sessions on the event loop one after the other."""
-        sid = conn.session.get("sid")
-        if isinstance(sid, str) and (sid not in session_cache
-                                     or time.monotonic() - session_cache[sid][1] > 5.0):
-            player = await asyncio.to_thread(store.session_player, sid)
-            if player is None:
-                session_cache.pop(sid, None)
-                return None
-            session_cache[sid] = (player, time.monotonic())
-        return who(conn)
-
-    def sign_in(request: Request, player: str, nickname: str) -> Response:
+    async def sign_in(request: Request, player: str, nickname: str) -> Response:
         sid = secrets.token_urlsafe(24)
-        store.add_session(sid, player)
+        await asyncio.to_thread(store.add_session, sid, player)
         service.names[player] = nickname
         request.session.clear()
         request.session["sid"] = sid
@@ -579,10 +561,10 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                                f"at most {settings.guests_per_hour} new guests an hour from "
                                "one address: play on as the guest you are, or sign in")
         player = "guest-" + secrets.token_hex(6)
-        if not store.add_player(player, nickname, name_key(nickname)):
+        if not await asyncio.to_thread(store.add_player, player, nickname, name_key(nickname)):
             return _json_error(409, "name_taken",
                                f"the name {nickname!r} (or one that looks the same) is taken")
-        return sign_in(request, player, nickname)
+        return await sign_in(request, player, nickname)
 
     async def credentials(request: Request, new: bool) -> tuple[str, str] | Response:
         try:
@@ -610,10 +592,11 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             hashed = await work.run("auth", hasher.hash, password)
         except Busy as exc:
             return _json_error(503, "busy", str(exc))
-        if not store.add_account(account, name, hashed, name_key(name)):
+        if not await asyncio.to_thread(store.add_account, account, name, hashed,
+                                       name_key(name)):
             return _json_error(409, "name_taken",
                                f"the name {name!r} (or one that looks the same) is taken")
-        return sign_in(request, account, name)
+        return await sign_in(request, account, name)
 
     async def login(request: Request) -> Response:
         got = await credentials(request, new=False)
@@ -628,7 +611,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                                           f"{wait:.0f} s", "code": "too_many",
                                  "retry_after": round(wait, 1)}, 429,
                                 headers={"retry-after": str(int(wait) + 1)})
-        found = store.account(name, key)
+        found = await asyncio.to_thread(store.account, name, key)
         try:
             if not dummy_hash:
                 dummy_hash.append(await work.run("auth", hasher.hash,
@@ -646,8 +629,9 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         throttle.succeeded("name:" + key)
         if hasher.check_needs_rehash(found[1]):
             rehashed = await work.run("auth", hasher.hash, password)
-            store.set_password_hash(found[0], rehashed)
-        return sign_in(request, found[0], store.account_name(found[0]) or name)
+            await asyncio.to_thread(store.set_password_hash, found[0], rehashed)
+        nickname = await asyncio.to_thread(store.account_name, found[0])
+        return await sign_in(request, found[0], nickname or name)
 
     async def logout(request: Request) -> Response:
         everywhere = False
@@ -655,16 +639,16 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             body = parse_json(await request.body() or b"{}")
             everywhere = isinstance(body, dict) and body.get("everywhere") is True
         sid = request.session.get("sid")
-        current = who(request)
+        current = await who(request)
         if isinstance(sid, str):
             if everywhere and current is not None:
-                store.revoke_sessions(player=current[0])
+                await asyncio.to_thread(store.revoke_sessions, player=current[0])
                 for key, (player, _t) in list(session_cache.items()):
                     if player == current[0]:
                         del session_cache[key]
                 await connections.close_sessions(None, current[0])
             else:
-                store.revoke_sessions(token=sid)
+                await asyncio.to_thread(store.revoke_sessions, token=sid)
                 session_cache.pop(sid, None)
                 if current is not None:
                     await connections.close_sessions({sid}, current[0])
@@ -673,7 +657,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def session(request: Request) -> Response:
         """Who you are, or nobody (always 200: a new visitor's page logs no error)."""
-        current = who(request)
+        current = await who(request)
         return JSONResponse({"player": None if current is None else current[0],
                              "nickname": None if current is None else current[1]})
 
@@ -697,7 +681,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                             headers={"cache-control": "public, max-age=604800"})
 
     async def me(request: Request) -> Response:
-        current = who(request)
+        current = await who(request)
         if current is None:
             return _json_error(401, "not_signed_in", "not signed in")
         return JSONResponse({"player": current[0], "nickname": current[1]})
@@ -720,13 +704,13 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             return JSONResponse(await cluster.lobby())
         return JSONResponse(service.public_tables())
 
-    def viewer(request: Request) -> str | None:
-        current = who(request)
+    async def viewer(request: Request) -> str | None:
+        current = await who(request)
         return None if current is None else current[0]
 
     async def record(request: Request) -> Response:
         try:
-            data = service.finished_record(request.path_params["table"], viewer(request),
+            data = service.finished_record(request.path_params["table"], await viewer(request),
                                            request.query_params.get("invite"))
         except ServiceError as exc:
             return JSONResponse({"error": str(exc), "code": exc.code},
@@ -747,7 +731,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def history(request: Request) -> Response:
         try:
-            return JSONResponse(service.history(request.path_params["table"], viewer(request),
+            return JSONResponse(service.history(request.path_params["table"], await viewer(request),
                                                 request.query_params.get("invite")))
         except ServiceError as exc:
             return JSONResponse({"error": str(exc), "code": exc.code},
@@ -757,7 +741,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         return FileResponse(STATIC / "replay.html")
 
     async def stats(request: Request) -> Response:
-        player = request.query_params.get("player") or viewer(request)
+        player = request.query_params.get("player") or await viewer(request)
         if not player:
             return JSONResponse({"error": "whose statistics? sign in or give ?player="}, 400)
         try:
@@ -781,7 +765,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     async def answer_hint(websocket: WebSocket, player: str, message: dict[str, Any]) -> None:
         """A hint computed in a worker process, sent to the asking tab."""
         try:
-            table = service._table(message.get("table"))
+            table = service.running_table(message.get("table"))
             game = service.hint_game(table, player)
             answer = await work.run("hints", tables_module.compute_hint, table.id, game)
         except ServiceError as exc:
@@ -800,7 +784,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         return {"type": "error", "code": code, "message": text}
 
     async def socket(websocket: WebSocket) -> None:
-        current = await who_off_loop(websocket)
+        current = await who(websocket)
         if current is None:
             await websocket.close(code=4401)
             return
@@ -851,13 +835,12 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                         continue
                     out = service.handle(player, message, commit=False)
                     if service.uncommitted or group.busy:
-                        failure = await group.flush()
-                        if failure is not None:
-                            told = {p for p, _m in failure.messages}
-                            undone = [m for _p, m in out if m.get("table") in failure.tables]
-                            out = [(p, m) for p, m in out
-                                   if m.get("table") not in failure.tables]
-                            if undone and player not in told:
+                        before = service.snapshot(out)
+                        await group.flush()
+                        undone = service.undone(before)  # its players told by the group
+                        if undone:
+                            out = [(p, m) for p, m in out if m.get("table") not in undone]
+                            if not any(player in told for told in undone.values()):
                                 await send_to(websocket, error("storage", failure_text()))
                     bots.kick()
                     for recipient, answer in out:
@@ -900,10 +883,11 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         while True:
             await asyncio.sleep(1.0)
             out = service.tick(commit=False)
-            if service.uncommitted or group.busy:
-                failure = await group.flush()  # its players are told by the group
-                if failure is not None:
-                    out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
+            if service.uncommitted or service.absences or group.busy:
+                before = service.snapshot(out)
+                await group.flush()  # a failure's players are told by the group
+                undone = service.undone(before)
+                out = [(p, m) for p, m in out if m.get("table") not in undone]
             bots.kick()
             for recipient, answer in out:
                 await connections.send(recipient, answer)
@@ -940,11 +924,9 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             checkpointing.cancel()
             await bots.stop()
             with contextlib.suppress(Exception):  # the last batch written, if any
-                if service.uncommitted or group.busy:
+                if service.uncommitted or service.absences or group.busy:
                     await group.flush()
             group.close()
-            if service.absence_writer is not None:
-                service.absence_writer.shutdown(wait=True)  # the last timers written
             work.close()
             report = os.environ.get("REBELOTE_LOOP_REPORT")
             if report:

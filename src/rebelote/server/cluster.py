@@ -240,10 +240,10 @@ class Cluster:
                 try:
                     out = self.service.tick(commit=self.commit is None)
                     if self.commit is not None:
-                        failure = await self.commit()  # its players told by the group
-                        if failure is not None:
-                            out = [(p, m) for p, m in out
-                                   if m.get("table") not in failure.tables]
+                        before = self.service.snapshot(out)
+                        await self.commit()  # a failure's players told by the group
+                        undone = self.service.undone(before)
+                        out = [(p, m) for p, m in out if m.get("table") not in undone]
                 except StorageFailure as failure:
                     out = failure.messages
                 except SQLAlchemyError:
@@ -479,16 +479,18 @@ class Cluster:
             restored = {t: r for t, r in restored.items() if t not in self.service.tables}
             out, adopted = self.service.install(restored, commit=self.commit is None)
             if self.commit is not None:
-                failure = await self.commit()
-                if failure is not None:
-                    out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
+                before = self.service.snapshot(out) | {t.id: t for t in adopted}
+                await self.commit()  # a failure's players told by the group
+                undone = self.service.undone(before)
+                out = [(p, m) for p, m in out if m.get("table") not in undone]
         except Exception:
             for table in tables:
                 self.service.drop(table)
             await self._release(tables)
             raise
         committed = loop.time()
-        adopted = [t for t in adopted if t.id in self.service.tables]  # a write undone
+        # a table whose first write failed is back as stored (or gone, if not stored)
+        adopted = [self.service.tables[t.id] for t in adopted if t.id in self.service.tables]
         await self._release([t for t in tables if t not in self.service.tables])
         if not adopted:
             return
@@ -684,14 +686,15 @@ class Cluster:
         out = self.service.handle(player, message, commit=self.commit is None)
         created = set(self.service.tables) - before
         if self.commit is not None:  # even with nothing new: a batch may be in writing
-            failure = await self.commit()  # before anyone hears of it
-            undone = failure is not None and any(m.get("table") in failure.tables
-                                                 for _p, m in out)
-            if failure is not None:  # its players are told by the group commit
-                out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
-                if undone and player not in {p for p, _m in failure.messages}:
+            as_handled = self.service.snapshot(out)
+            await self.commit()  # before anyone hears of it
+            undone = self.service.undone(as_handled)  # its players told by the group
+            if undone:
+                out = [(p, m) for p, m in out if m.get("table") not in undone]
+                if not any(player in told for told in undone.values()):
                     out.append((player, {"type": "error", "code": "storage",
                                          "message": STORAGE_ERROR}))
+        created = {t for t in created if t in self.service.tables}  # not undone
         self.kick()
         # Stored (or refused by the store): from here on a Redis failure refuses nothing.
         try:

@@ -207,9 +207,10 @@ class BotRunner:
                     continue
                 out = self.service.bot_played(turn, action)
                 if self.service.uncommitted:
-                    failure = await self.commit()
-                    if failure is not None:
-                        out = [(p, m) for p, m in out if m.get("table") not in failure.tables]
+                    before = self.service.snapshot(out)
+                    await self.commit()  # a failure's players are told by the commit
+                    undone = self.service.undone(before)
+                    out = [(p, m) for p, m in out if m.get("table") not in undone]
                 await self.deliver(out)
         finally:
             self.tasks.pop(table_id, None)

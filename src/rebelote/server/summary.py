@@ -26,6 +26,7 @@ from sqlalchemy import Boolean, Float, Integer, String, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from rebelote.server.store import Base, Store
+from rebelote.tricks import team_of
 
 if TYPE_CHECKING:
     from rebelote.server.tables import Table
@@ -76,10 +77,6 @@ class Contribution:
     teams: list[list[str]] | None  # the finishing order's teams, best first
 
 
-def _side(table: Table, seat: int) -> int:
-    return seat & 1 if table.rules.players == 4 else seat
-
-
 def _label(who: dict[str, str]) -> str | None:
     if "player" in who:
         return who["player"]
@@ -101,7 +98,7 @@ def contribution(table: Table, hands_from: int, with_game: bool) -> Contribution
         for seat, player in enumerate(players):
             if player is None:
                 continue
-            side = _side(table, seat)
+            side = team_of(seat, table.rules.players)
             sums = out.hands.setdefault(player, [0, 0, 0, 0])
             sums[0] += 1
             sums[3] += hand.outcome().card_points[side] if game.sides == 2 else (
@@ -113,12 +110,12 @@ def contribution(table: Table, hands_from: int, with_game: bool) -> Contribution
         out.game = {}
         for seat, player in enumerate(players):
             if player is not None:
-                out.game[player] = out.game.get(player, False) or game.winner == _side(
-                    table, seat)
+                won = game.winner == team_of(seat, table.rules.players)
+                out.game[player] = out.game.get(player, False) or won
         if game.winner is not None:
             sides: dict[int, list[str]] = {}
             for seat, player in enumerate(labels):
-                sides.setdefault(_side(table, seat), []).append(player or "")
+                sides.setdefault(team_of(seat, table.rules.players), []).append(player or "")
             order = sorted(sides, key=lambda s: (s != game.winner, -game.totals[s]))
             out.teams = [sides[s] for s in order]
     return out
@@ -286,7 +283,7 @@ def recompute_stats(tables: Iterable[Table], player: str) -> dict[str, Any]:
         game = table.game
         if seat is None or game is None:
             continue
-        side = _side(table, seat)
+        side = team_of(seat, table.rules.players)
         for hand, score in zip(game.hands, game.scores, strict=False):
             if hand.is_void:
                 continue
@@ -315,7 +312,7 @@ def recompute_ratings(tables: Iterable[Table]) -> dict[str, dict[str, float]]:
         names = [_label(who) or "" for who in table.seats]
         sides: dict[int, list[str]] = {}
         for seat, name in enumerate(names):
-            sides.setdefault(_side(table, seat), []).append(name)
+            sides.setdefault(team_of(seat, table.rules.players), []).append(name)
         order = sorted(sides, key=lambda s: (s != game.winner, -game.totals[s]))
         # A copy per seat: two bots of one level at a table are one rating, updated
         # once (openskill updates a rating object in place).

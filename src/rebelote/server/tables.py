@@ -30,7 +30,6 @@ Server messages: {"type": "created", "table": T, "invite": K}, {"type": "state",
 
 from __future__ import annotations
 
-import concurrent.futures
 import functools
 import logging
 import pickle
@@ -42,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rebelote.bots import OFFERED_LEVELS, Bot, make_bot
-from rebelote.cards import CardError, card_name, cards_of, mode_name
+from rebelote.cards import CardError, card_name, cards_of, contract_name
 from rebelote.errors import IllegalAction
 from rebelote.game import Game
 from rebelote.hand import HandState, action_name, deal_deck, parse_action
@@ -180,7 +179,7 @@ def auction_of(v: SeatView) -> Message:
     contract: Message | None = None
     if c is not None:
         double = v.rules.surcoinche_multiplier if c.double == 4 else c.double
-        contract = {"seat": c.bidder, "trump": mode_name(c.kind),
+        contract = {"seat": c.bidder, "trump": contract_name(c.kind),
                     "value": None if c.level < 0 else "capot" if c.is_capot else str(c.value),
                     "double": double, "doubled_by": None if c.doubled_by < 0 else c.doubled_by,
                     "redoubled_by": None if c.redoubled_by < 0 else c.redoubled_by,
@@ -256,7 +255,7 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
         "auction": auction["calls"], "bid": auction["contract"],
         "retourne": card_name(v.retourne) if v.retourne >= 0 else None,
         "taker": v.taker if v.taker >= 0 else None,
-        "contract": mode_name(v.contract) if v.contract >= 0 else None,
+        "contract": contract_name(v.contract) if v.contract >= 0 else None,
         "trick": None if v.trick is None else {
             "leader": v.trick.leader, "cards": [card_name(c) for c in v.trick.cards],
             "winner": v.master if v.master >= 0 else None},
@@ -348,14 +347,15 @@ class TableService:
         self.created_at: dict[str, list[float]] = {}
         """When each player created tables lately (the creation rate limit)."""
         self._pending: list[tuple[str, int, str, dict[str, Any]]] = []
+        self.defer_absences = False
+        """Set by the web layer: stand-in timers are written with the next batch of
+        actions (by its writer thread), not at once on the event loop."""
+        self.absences: dict[tuple[str, int], float | None] = {}
+        """Stand-in timers to write: (table, seat) -> since (wall clock) or None."""
         self.summaries = Summaries(store)
         """Statistics and ratings, counted as hands and games finish."""
         self.lobby_watchers: set[str] = set()
         """Players looking at the lobby: told of every change to it (no reload)."""
-        self.absence_writer: concurrent.futures.Executor | None = None
-        """Set by the web layer in the scale-out mode: the stand-in timers are written
-        there (one thread: in order), not on the event loop (a takeover's players coming
-        back by the hundred wrote one each there, on the loop)."""
         if load_all:
             self.summaries.prime()
             for stored in store.load():
@@ -468,8 +468,9 @@ class TableService:
 
     def back_at_restored(self, tables: list[Table], online: set[str]) -> list[tuple[str, int]]:
         """Tables just restored count every seated player as away: those in
-        ``online`` are back (their seats theirs again). The (table, seat) whose stored
-        stand-in timer the caller clears (in one write)."""
+        ``online`` are back (their seats theirs again). Their stored stand-in timers are
+        cleared with the next batch (:attr:`defer_absences`), or else returned: the
+        (table, seat) the caller clears (in one write)."""
         now = self.clock()
         cleared = []
         for table in tables:
@@ -478,7 +479,11 @@ class TableService:
                     table.stand_ins.pop(seat, None)
                     del table.absent_since[seat]
                     table.turn_since = now
-                    if seat in table.stored_absent:  # else nothing stored to clear
+                    if seat not in table.stored_absent:
+                        continue  # nothing stored to clear
+                    if self.defer_absences:  # written with the next batch
+                        self.absences[table.id, seat] = None
+                    else:
                         cleared.append((table.id, seat))
         return cleared
 
@@ -496,7 +501,7 @@ class TableService:
                     return self._restore(stored[0])
                 except Exception:
                     raise ServiceError("unavailable", UNAVAILABLE) from None
-        return self._table(table_id)
+        return self.running_table(table_id)
 
     def every_table(self) -> list[Table]:
         """Every table of the platform, for statistics (from the store when other
@@ -585,6 +590,21 @@ class TableService:
         self.store.append(batch)
         self.summaries.update(tables)
 
+    def snapshot(self, out: list[tuple[str, Message]]) -> dict[str, Table | None]:
+        """The tables that messages ``out`` speak of, as they are now: after a commit,
+        :meth:`undone` tells which of them a failed write has since undone."""
+        ids = {m["table"] for _p, m in out if isinstance(m.get("table"), str)}
+        return {t: self.tables.get(t) for t in ids}
+
+    def undone(self, snapshot: dict[str, Table | None]) -> dict[str, set[str]]:
+        """The tables of ``snapshot`` that a failed write has replaced by their stored
+        state (or removed) since, each with the players told of it then. Whatever batch
+        an action was written in, its answer is sent only if its table was not undone
+        meanwhile (an action taken on a table whose earlier write then failed stood on
+        actions that are not stored)."""
+        return {t: {p for p, _seat in table.listeners()} for t, table in snapshot.items()
+                if table is not None and self.tables.get(t) is not table}
+
     def not_stored(self, batch: list[tuple[str, int, str, dict[str, Any]]],
                    exc: BaseException) -> StorageFailure:
         """After a failed write of ``batch``: its tables back at their stored state (the
@@ -647,7 +667,7 @@ class TableService:
                     (player, view_message(table, 0 if seat is None else seat, self.names,
                                           self.clock())),
                     *self._lobby_news()]
-        table = self._table(message.get("table"))
+        table = self.running_table(message.get("table"))
         lobby_changes = kind in ("join", "bots", "leave", "rematch")
         if kind == "join":
             self._check_invite(table, player, message)
@@ -695,7 +715,8 @@ class TableService:
                 and message.get("invite") != table.options["invite"]):
             raise ServiceError("private", "this table is private: join by its invite link")
 
-    def _table(self, table_id: Any) -> Table:
+    def running_table(self, table_id: Any) -> Table:
+        """The table ``table_id`` this service runs (ServiceError if none, or quarantined)."""
         if isinstance(table_id, str) and table_id in self.quarantined:
             raise ServiceError("unavailable", UNAVAILABLE)
         if not isinstance(table_id, str) or table_id not in self.tables:
@@ -832,7 +853,7 @@ class TableService:
                     self._link_rematch(table, other)
                     new_id = other.id
         if new_id is not None:
-            new = self._table(new_id)
+            new = self.running_table(new_id)
             if new.seat_of(player) is None:
                 self.join(new, player, seat)
             return new
@@ -1015,16 +1036,22 @@ class TableService:
         """Keep a stand-in timer in the store (wall-clock time), so that it survives a
         restart; a failure to write it is logged (the timer still runs here)."""
         wall = None if since is None else time.time() - (self.clock() - since)
-        if self.absence_writer is not None:
-            self.absence_writer.submit(self._write_absence, table.id, seat, wall)
-        else:
-            self._write_absence(table.id, seat, wall)
-
-    def _write_absence(self, table_id: str, seat: int, wall: float | None) -> None:
+        if self.defer_absences:
+            self.absences[table.id, seat] = wall
+            return
         try:
-            self.store.set_absence(table_id, seat, wall)
+            self.store.set_absence(table.id, seat, wall)
         except Exception as exc:
-            log.warning("could not store the absence at table %s: %s", table_id, exc)
+            log.warning("could not store the absence at table %s: %s", table.id, exc)
+
+    def store_absences(self, absences: dict[tuple[str, int], float | None]) -> None:
+        """Write stand-in timers taken from :attr:`absences` (the writer thread does,
+        with a batch); a failure is logged (the timers still run here)."""
+        for (table_id, seat), wall in absences.items():
+            try:
+                self.store.set_absence(table_id, seat, wall)
+            except Exception as exc:
+                log.warning("could not store the absence at table %s: %s", table_id, exc)
 
     def disconnected(self, player: str) -> None:
         """``player`` has no open connection left: if he is not back within
@@ -1163,9 +1190,6 @@ class TableService:
                                                          strict=True) if hand.is_over]
         record["players"] = [seat_label(who, self.names) for who in table.seats]
         return record
-
-    def _side_of(self, table: Table, seat: int) -> int:
-        return seat & 1 if table.rules.players == 4 else seat
 
     def stats(self, player: str) -> Message:
         """A player's record: games and wins, hands played, contracts taken and made,

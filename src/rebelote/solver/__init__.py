@@ -6,6 +6,7 @@ the expert bot calls it on hands it sampled from what its seat knows.
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -51,13 +52,13 @@ class Position:
         return row
 
 
-def _params(rules: Rules, mode: int, max_team: int, players: int, taker: int
+def _params(rules: Rules, contract: int, max_team: int, players: int, taker: int
             ) -> tuple[np.ndarray, float]:
     """The kernel's rule parameters, and the factor from raw points to the 162 scale
     (tout atout 'scaled' counts 258 raw points)."""
-    raw_per_point = raw_total(mode, rules.all_trump_points) / CARD_POINTS_TOTAL
+    raw_per_point = raw_total(contract, rules.all_trump_points) / CARD_POINTS_TOTAL
     params = np.zeros(k.N_PARAMS, dtype=np.int64)
-    params[k.P_MODE] = mode
+    params[k.P_MODE] = contract
     params[k.P_UNDERTRUMP] = 1 if rules.undertrump == "required" else 0
     params[k.P_PARTNER_FREE] = 1 if rules.partner_master_free else 0
     params[k.P_MAX_TEAM] = max_team
@@ -66,7 +67,7 @@ def _params(rules: Rules, mode: int, max_team: int, players: int, taker: int
     params[k.P_PLAYERS] = players
     params[k.P_TAKER] = taker
     params[k.P_LOOP_TRICKS] = k.LOOP_TRICKS
-    params[k.P_POINTS] = k.points_row(mode, rules.all_trump_points)
+    params[k.P_POINTS] = k.points_row(contract, rules.all_trump_points)
     return params, 1 / raw_per_point
 
 
@@ -86,8 +87,8 @@ def position_of(hand: HandState, max_team: int | None = None) -> Position:
     if max_team is None:
         max_team = side_of(hand.turn, n, taker)
     rules = hand.rules
-    params, scale = _params(rules, hand.mode, max_team, n, taker)
-    on_table = trick_points(hand.trick, hand.mode, rules.all_trump_points)
+    params, scale = _params(rules, hand.contract, max_team, n, taker)
+    on_table = trick_points(hand.trick, hand.contract, rules.all_trump_points)
     won = [0, 0]
     for w in hand.trick_winners:
         won[side_of(w, n, taker)] = 1
@@ -104,6 +105,20 @@ def _state(pos: Position) -> tuple[np.ndarray, int, int, int, int, int, int, int
             pos.best_value, pos.best_seat, pos.trick_points, pos.won0, pos.won1)
 
 
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """One pool of ``threads`` threads for every solver of this process (a bot is made
+    for each deal of a match: a pool each would leave its threads behind)."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(threads)
+        if pool is None:
+            pool = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="solver")
+        return pool
+
+
 class Solver:
     """Exact solver with its transposition table (reused across calls). With
     ``threads`` > 1, :meth:`move_values` solves the root cards side by side (the kernel
@@ -118,7 +133,6 @@ class Solver:
         self.generation = 0
         self.stats = np.zeros(64, dtype=np.int64)
         """Counters: nodes, searches (aspiration passes), TT probes, TT hits."""
-        self._pool: ThreadPoolExecutor | None = None
 
     def _next_generation(self) -> int:
         """A new stamp for the table's entries (older ones no longer count); the table is
@@ -132,20 +146,43 @@ class Solver:
     def value(self, pos: Position) -> int:
         """The raw value (card points of ``max_team`` from now on, dix de der and capot
         bonus included) with best play by everyone."""
-        return int(k.solve_window(*_state(pos), pos.params, self.table,
-                                  self._next_generation(), self.stats, -1,
-                                  *k.new_heuristics()))
+        value = self.value_within(pos, None)
+        assert value is not None
+        return value
+
+    def value_within(self, pos: Position, nodes: int | None) -> int | None:
+        """:meth:`value`, or None past ``nodes`` nodes (None: no limit)."""
+        _limit(self.stats, nodes)
+        g = int(k.solve_window(*_state(pos), pos.params, self.table,
+                               self._next_generation(), self.stats, -1,
+                               *k.new_heuristics()))
+        return None if _unlimit(self.stats) else g
 
     def at_least(self, pos: Position, target: int) -> bool:
         """Whether the raw value is ``target`` or more: one null-window search, much
         cheaper than the exact value when only a threshold matters (a contract made)."""
+        reached = self.at_least_within(pos, target, None)
+        assert reached is not None
+        return reached
+
+    def at_least_within(self, pos: Position, target: int, nodes: int | None) -> bool | None:
+        """:meth:`at_least`, or None past ``nodes`` nodes (None: no limit)."""
+        _limit(self.stats, nodes)
         g = k.search(*_state(pos), target - 1, target, pos.params, self.table,
                      self._next_generation(), self.stats, *k.new_heuristics())
-        return int(g) >= target
+        return None if _unlimit(self.stats) else int(g) >= target
 
     def move_values(self, pos: Position) -> dict[Card, int]:
         """The raw value of each legal card of the player to move. Equivalent cards (a
         run of point-less cards of one suit in one hand) are searched once."""
+        values = self.move_values_within(pos, None)
+        assert values is not None
+        return values
+
+    def move_values_within(self, pos: Position, nodes: int | None) -> dict[Card, int] | None:
+        """:meth:`move_values`, or None if the search needs more than ``nodes`` nodes
+        (on each thread; None: no limit): a decision that must keep to its time gives
+        the world up rather than overrun."""
         gen = self._next_generation()
         reps = np.zeros(32, dtype=np.int64)
         legal = int(k.root_representatives(pos.hands, pos.n_in_trick, pos.leader, pos.led,
@@ -155,34 +192,42 @@ class Solver:
         searched = [c for c in cards if reps[c] == c]
         if self.threads == 1:
             only = sum(1 << c for c in searched)
+            _limit(self.stats, nodes)
             values = self._solve_cards(pos, only, -1, gen, self.stats, *k.new_heuristics())
+            aborted = _unlimit(self.stats)
         else:
-            values = self._solve_threaded(pos, searched, gen)
+            values, aborted = self._solve_threaded(pos, searched, gen, nodes)
+        if aborted:
+            return None
         return {c: values[int(reps[c])] for c in cards}
 
-    def _solve_threaded(self, pos: Position, searched: list[Card], gen: int
-                        ) -> dict[Card, int]:
-        """The values of ``searched``, the cards shared out over the threads."""
+    def _solve_threaded(self, pos: Position, searched: list[Card], gen: int,
+                        nodes: int | None = None) -> tuple[dict[Card, int], bool]:
+        """The values of ``searched``, the cards shared out over the threads; and whether
+        a thread gave up (``nodes`` each)."""
         cards = iter(searched)  # taken in turn by threads
 
         def work(_: int) -> tuple[dict[Card, int], np.ndarray]:
             stats = np.zeros_like(self.stats)
+            _limit(stats, nodes)
             heuristics = k.new_heuristics()
             out: dict[Card, int] = {}
             guess = -1
             for card in cards:
                 values = self._solve_cards(pos, 1 << card, guess, gen, stats, *heuristics)
+                if stats[k.S_ABORTED]:
+                    break
                 out |= values
                 guess = values[card]
             return out, stats
 
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="solver")
         result: dict[Card, int] = {}
-        for out, stats in self._pool.map(work, range(self.threads)):
+        aborted = False
+        for out, stats in _pool(self.threads).map(work, range(self.threads)):
             result |= out
+            aborted = _unlimit(stats) or aborted
             self.stats += stats
-        return result
+        return result, aborted
 
     def _solve_cards(self, pos: Position, only: int, guess: int, gen: int,
                      stats: np.ndarray, history: np.ndarray, killers: np.ndarray
@@ -192,6 +237,19 @@ class Solver:
         n = k.move_values(*_state(pos), pos.params, self.table, gen,
                           stats, cards, values, only, guess, history, killers)
         return {int(cards[i]): int(values[i]) for i in range(n)}
+
+
+def _limit(stats: np.ndarray, nodes: int | None) -> None:
+    """Searches with ``stats`` give up after ``nodes`` more nodes (None: never)."""
+    stats[k.S_ABORTED] = 0
+    stats[k.S_NODE_LIMIT] = 0 if nodes is None else int(stats[0]) + max(1, nodes)
+
+
+def _unlimit(stats: np.ndarray) -> bool:
+    """No limit any more; whether a search gave up under it."""
+    aborted = bool(stats[k.S_ABORTED])
+    stats[k.S_ABORTED] = stats[k.S_NODE_LIMIT] = 0
+    return aborted
 
 
 def rollouts(pos: Position, count: int, seed: int = 0) -> tuple[float, float]:
@@ -207,7 +265,7 @@ def position_from_view(view: SeatView, hands: list[CardSet], max_team: int) -> P
     sample): how the expert bot evaluates a world it imagined."""
     rules = view.rules
     n = rules.players
-    mode = view.contract
+    contract = view.contract
     arr = np.zeros(4, dtype=np.int64)
     for s in range(n):
         arr[s] = hands[s]
@@ -218,16 +276,16 @@ def position_from_view(view: SeatView, hands: list[CardSet], max_team: int) -> P
     if trick is not None and cards:
         leader = trick.leader
         led = cards[0] >> 3
-        best = winning_index(cards, mode)
+        best = winning_index(cards, contract)
         best_card, best_seat = cards[best], trick.seat_of(best, n)
-        best_value = strength(best_card, mode, led)
+        best_value = strength(best_card, contract, led)
     won = [0, 0]
     for t in view.tricks:
         if t.winner is not None:
             won[side_of(t.winner, n, view.taker)] = 1
-    params, scale = _params(rules, mode, max_team, n, view.taker)
+    params, scale = _params(rules, contract, max_team, n, view.taker)
     return Position(arr, len(cards), leader, led, best_card, best_value, best_seat,
-                    trick_points(cards, mode, rules.all_trump_points), won[0], won[1],
+                    trick_points(cards, contract, rules.all_trump_points), won[0], won[1],
                     params, scale)
 
 
@@ -235,16 +293,16 @@ def child_position(pos: Position, card: Card) -> tuple[Position, int]:
     """The position after the player to move plays ``card``, and the points the move's
     trick (if it completes) gave ``max_team``."""
     players = int(pos.params[k.P_PLAYERS])
-    mode = int(pos.params[k.P_MODE])
+    contract = int(pos.params[k.P_MODE])
     player = (pos.leader + pos.n_in_trick) % players
     hands = pos.hands.copy()
     hands[player] &= ~(1 << card)
     if pos.n_in_trick == 0:
-        led, best_card, best_value, best_seat = card >> 3, card, strength(card, mode, card >> 3), \
-            player
+        led, best_card, best_seat = card >> 3, card, player
+        best_value = strength(card, contract, led)
     else:
         led = pos.led
-        v = strength(card, mode, led)
+        v = strength(card, contract, led)
         if v > pos.best_value:
             best_card, best_value, best_seat = card, v, player
         else:

@@ -71,6 +71,12 @@ GENERATIONS = 1 << 25  # solves between two clearings of the table (see Solver)
 INF = 1 << 20
 ASPIRATION = 1  # points either side of a sibling's value
 WIDEN = 8  # points a failed aspiration window moves by on its failing side
+S_NODE_LIMIT = 60
+"""``stats[S_NODE_LIMIT]``: the node count (``stats[0]``) at which a search gives up (0:
+never), so that a decision keeps to its time; it then sets ``stats[S_ABORTED]`` and
+returns at once, the hands it was given left in no particular state (the caller passes a
+copy) and the table holding only what completed subtrees stored (valid bounds)."""
+S_ABORTED = 61
 
 
 def new_table() -> np.ndarray:
@@ -515,6 +521,9 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
         if entering:
             entering = False
             stats[0] += 1
+            if stats[S_NODE_LIMIT] != 0 and stats[0] > stats[S_NODE_LIMIT]:
+                stats[S_ABORTED] = 1
+                return 0
             n = fr[d, F_N]
             a = fr[d, F_ALPHA]
             b = fr[d, F_BETA]
@@ -826,6 +835,8 @@ def solve_window(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best
         g = search(hands, n_in_trick, leader, led, best_card, best_value, best_seat,
                    trick_points, won0, won1, a, b, params, tt, gen, stats,
                    history, killers)
+        if stats[S_ABORTED] != 0:
+            return -1
         if a < g < b or (g <= a and a < 0) or (g >= b and b >= 0x1FFF):
             return g
         if g <= a:
@@ -918,6 +929,8 @@ def move_values(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_
             value = solve_window(hands, n_in_trick + 1, leader, nled, nbc, nbv, nbs, pts,
                                  won0, won1, params, tt, gen, stats, guess,
                                  history, killers)
+        if stats[S_ABORTED] != 0:
+            return n  # the cards so far; the hands are the caller's copy
         hands[player] ^= bit
         guess = value
         out_cards[n] = c

@@ -26,21 +26,23 @@ from textual.widget import Widget
 from textual.widgets import Button, DataTable, Footer, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from rebelote.bots import OFFERED_LEVELS
-from rebelote.cards import WIN_VALUE, Card, cards_of, parse_mode
-from rebelote.decks import STYLES, announcement_label, short_label, suit_label
-from rebelote.errors import IllegalAction
-from rebelote.hand import (
-    BID_BASE,
+from rebelote.actions import (
+    CAPOT_LEVEL,
     action_name,
     bid_of,
     bid_value,
+    is_bid,
     parse_action,
 )
+from rebelote.bots import OFFERED_LEVELS
+from rebelote.cards import ALL_TRUMP, NO_TRUMP, Card, held_order, parse_contract
+from rebelote.decks import STYLES, announcement_label, short_label, suit_label
+from rebelote.errors import IllegalAction
 from rebelote.i18n import LANGS, level_label
 from rebelote.paths import config_dir, data_dir
 from rebelote.record import RecordError, replay_file
 from rebelote.rules import PRESETS, Rules
+from rebelote.tricks import team_of
 from rebelote.tui.session import (
     DIRECTIONS,
     TARGETS,
@@ -53,7 +55,6 @@ from rebelote.tui.session import (
 from rebelote.tui.texts import rule_reason, t
 from rebelote.view import SeatView, Trick
 
-SUIT_ORDER = (0, 1, 3, 2)  # spades, hearts, clubs, diamonds: colours alternate
 SPEEDS = (0.01, 0.25, 0.6, 1.0, 1.6)  # seconds between bot actions (x2.5 for a full trick)
 CARD_KEYS = "1234567890abc"
 """The key of each card of the human's hand, in the order shown (découverte: 11 cards)."""
@@ -117,7 +118,7 @@ def saved_game_summary(path: Path, lang: str) -> tuple[str | None, str | None]:
         return None, str(exc)
     if game.is_over:
         return None, None
-    team = human_seat(game, 0) % 2
+    team = team_of(human_seat(game, 0), game.rules.players)
     if game.sides == 2:
         score = f"{t('us', lang)} {game.totals[team]} · {t('them', lang)} {game.totals[1 - team]}"
     else:
@@ -125,13 +126,6 @@ def saved_game_summary(path: Path, lang: str) -> tuple[str | None, str | None]:
                                                                strict=False))
     return t("saved_game", lang, preset=game.rules.preset, hand=len(game.hands),
              score=score), None
-
-
-def sorted_hand(cards: int, trump: int) -> list[Card]:
-    """Cards by suit (alternating colours, trumps first), strongest first in each suit."""
-    mode = trump if trump >= 0 else 4
-    order = sorted(SUIT_ORDER, key=lambda s: (s != trump, SUIT_ORDER.index(s)))
-    return sorted(cards_of(cards), key=lambda c: (order.index(c >> 3), -WIN_VALUE[mode][c]))
 
 
 def card_text(card: Card, style: str, legal: bool = True) -> Text:
@@ -193,7 +187,7 @@ class SheetScreen(ModalScreen[None]):
             contract = "—" if hand.is_void else (
                 f"{seat_label(self.session, hand.taker, lang)} {hand.contract_name()}")
             outcome = t(score.outcome, lang)
-            if not hand.is_void and hand.capot_team() is not None:
+            if score.capot is not None:
                 outcome += " · capot"
             table.add_row(str(i), contract, outcome,
                           *[f"{score.scored[s]} ({totals[s]})" for s in order],
@@ -458,7 +452,8 @@ class BeloteApp(App[None]):
         assert self.session is not None
         if self.session.game.sides != 2:
             return ""
-        return t("us" if seat % 2 == self.session.team else "them", self.lang)
+        return t("us" if team_of(seat, self.session.game.rules.players) == self.session.team
+                 else "them", self.lang)
 
     def refresh_table(self) -> None:
         session = self.session
@@ -524,14 +519,14 @@ class BeloteApp(App[None]):
             return t("your_turn_play", lang, keys=shown)
         return ""
 
-    def mode_label(self, mode: int) -> str:
-        if mode == 4:
+    def contract_label(self, contract: int) -> str:
+        if contract == NO_TRUMP:
             return t("no_trump", self.lang)
-        if mode == 5:
+        if contract == ALL_TRUMP:
             return t("all_trump", self.lang)
         if self.style == "spanish":
-            return suit_label(mode, "spanish")
-        return "♠♥♦♣"[mode]
+            return suit_label(contract, "spanish")
+        return "♠♥♦♣"[contract]
 
     def contract_text(self, view: SeatView) -> Text:
         """The contract line: during the auction the retourne or the highest bid so far,
@@ -548,7 +543,7 @@ class BeloteApp(App[None]):
                 double = " · " + t("coinched" if info.double == 2 else "surcoinched", lang)
         if info is not None and info.final:
             text.append(f" {t('contract', lang)}: ")
-            text.append(f"{bid}{self.mode_label(info.kind)}", style="bold yellow")
+            text.append(f"{bid}{self.contract_label(info.kind)}", style="bold yellow")
             side = self.side_name(info.bidder)
             text.append(" " + t("taken_by", lang, who=self.seat_name(info.bidder)
                                 + (f" ({side})" if side else "")))
@@ -556,7 +551,7 @@ class BeloteApp(App[None]):
             return text
         text.append(f" {t('auction', lang)}: ")
         if info is not None:
-            text.append(t("best_bid", lang, bid=bid + self.mode_label(info.kind),
+            text.append(t("best_bid", lang, bid=bid + self.contract_label(info.kind),
                           who=self.seat_name(info.bidder)), style="bold")
             text.append(double, style="bold magenta")
         elif view.retourne >= 0:
@@ -597,7 +592,7 @@ class BeloteApp(App[None]):
             text.append(f"{sep}{t('dealer', lang)}", style="dim")
         if seat == view.taker and view.contract >= 0:
             text.append(f"{sep}★{NBSP}{t('taker_short', lang)}{NBSP}"
-                        f"{self.mode_label(view.contract)}", style="bold yellow")
+                        f"{self.contract_label(view.contract)}", style="bold yellow")
         calls = [a for i, a in enumerate(view.calls)
                  if (view.first_hand + i) % view.rules.players == seat]
         if view.phase == "auction" and calls:
@@ -613,14 +608,11 @@ class BeloteApp(App[None]):
             text.append(f"{sep}{t('your_table', lang)}", style="dim")
         if view.rules.players == 2 and view.table and seat != self.session_human():
             text.append(f"\n{t('table', lang)}:{NBSP}")
-            for i, c in enumerate(sorted_hand(view.table[seat], self.trump(view))):
+            for i, c in enumerate(held_order(view.table[seat], view.contract)):
                 if i:
                     text.append(" ")
                 text.append_text(card_text(c, self.style))
         return text
-
-    def trump(self, view: SeatView) -> int:
-        return view.contract if 0 <= view.contract < 4 else -1
 
     def session_human(self) -> int:
         assert self.session is not None
@@ -777,10 +769,10 @@ class BeloteApp(App[None]):
         info = session.view().contract_info
         if info is not None:
             bid = ("capot " if info.is_capot else f"{info.value} ") if info.level >= 0 else ""
-            taker += f" ({bid}{self.mode_label(info.kind)}" + (
+            taker += f" ({bid}{self.contract_label(info.kind)}" + (
                 f" ×{info.double}" if info.double > 1 else "") + ")"
         verdict = t(score.outcome, lang)
-        capot = hand.capot_team()
+        capot = score.capot
         if capot is not None:
             verdict += " · capot"
         out.append(f"{t('taken_by', lang, who=taker)}: ", style="bold")
@@ -835,8 +827,8 @@ class BeloteApp(App[None]):
         box.remove_children()
         legal = set(view.legal_actions) if view.phase == "play" else set()
         up = view.table[view.seat] if view.rules.players == 2 and view.table else 0
-        trump = self.trump(view)
-        cards = sorted_hand(view.hand & ~up, trump) + sorted_hand(view.hand & up, trump)
+        contract = view.contract
+        cards = held_order(view.hand & ~up, contract) + held_order(view.hand & up, contract)
         self.hand_cards = cards
         if self.selected >= len(cards):
             self.selected = max(0, len(cards) - 1)
@@ -850,13 +842,13 @@ class BeloteApp(App[None]):
         box.mount(*widgets)
 
     def call_label(self, action: int) -> str:
-        if action >= BID_BASE:
-            level, mode = bid_of(action)
-            value = "capot" if level == 9 else str(bid_value(level))
-            return f"{value}{NBSP}{self.mode_label(mode)}"
+        if is_bid(action):
+            level, contract = bid_of(action)
+            value = "capot" if level == CAPOT_LEVEL else str(bid_value(level))
+            return f"{value}{NBSP}{self.contract_label(contract)}"
         name = action_name(action)
         if name in ("S", "H", "D", "C", "SA", "TA"):
-            return self.mode_label(parse_mode(name))
+            return self.contract_label(parse_contract(name))
         return t(name, self.lang)
 
     def render_calls(self, view: SeatView) -> None:

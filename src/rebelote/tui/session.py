@@ -8,6 +8,7 @@ game never overwrites a saved one: the old record is kept as a backup first.
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from rebelote.hand import HandState
 from rebelote.i18n import LANGS, tr
 from rebelote.record import game_to_record, replay_file, write_record
 from rebelote.rules import PRESETS, Rules, RulesError
+from rebelote.tricks import team_of
 from rebelote.view import SeatView
 
 TARGETS = (500, 501, 700, 701, 1000, 1500, 2000)
@@ -34,6 +36,11 @@ def default_deck(preset: str, lang: str) -> str:
     """The deck style shown when none is chosen: the preset's, else the language's."""
     own = Rules.preset_named(preset).deck_style
     return own if own != "french" else LANG_DECKS.get(lang, "french")
+
+
+BOT_THREADS = min(4, os.cpu_count() or 1)
+"""The expert's solver threads at a table in the terminal: the bots think one at a time,
+on the player's machine, as colver's bots use every core."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +137,8 @@ class TableSession:
         names = [tr("you", setup.lang) if s == setup.seat else tr("bot_name", setup.lang, n=s)
                  for s in range(n)]
         game = Game(rules, rng, players=names, auto_deal=False)  # deals the first hand
-        bots: list[Bot | None] = [None if s == setup.seat else make_bot(setup.bots, seed + s)
+        bots: list[Bot | None] = [None if s == setup.seat else make_bot(setup.bots, seed + s,
+                                                                        BOT_THREADS)
                                   for s in range(n)]
         if path.exists():
             path.replace(backup_path(path))
@@ -152,7 +160,8 @@ class TableSession:
         game.auto_deal = False
         if (game.current is None or game.current.is_over) and not game.is_over:
             game.deal()
-        bots: list[Bot | None] = [None if s == human else make_bot(level, rng.randrange(2**31))
+        bots: list[Bot | None] = [None if s == human else make_bot(level, rng.randrange(2**31),
+                                                                   BOT_THREADS)
                                   for s in range(n)]
         return cls(game, human, bots, path, rng)
 
@@ -171,7 +180,7 @@ class TableSession:
     @property
     def team(self) -> int:
         """The human's side in the game's totals ("Us")."""
-        return self.human % 2 if self.game.sides == 2 else self.human
+        return team_of(self.human, self.game.rules.players)
 
     @property
     def waiting_for_human(self) -> bool:
