@@ -3,9 +3,10 @@ Redis, two server processes, HAProxy; all on loopback): TABLES tables, two playe
 through the balancer (random legal actions as soon as it is their turn) and two random
 bots; halfway through, one server process is ``kill -9``'d. Prints one JSON line:
 tables, clients, actions/s, p50/p99 from an action to its answer, takeover time (from
-the kill to the first acknowledged action at each table the dead process ran: median
-and max), lost and duplicated acknowledged actions (checked against the database),
-reconnections.
+the kill to the first acknowledged action sent after the kill, at each table the dead
+process ran: median and max; and ``owners_moved_s``, until Redis names the survivor
+the owner of every one of them), lost and duplicated acknowledged actions (checked
+against the database), reconnections.
 
 ``python -m bench.cluster_load [TABLES] [SECONDS]`` (default 1000 tables, 40 s). Each
 run has new seeds.
@@ -66,13 +67,18 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
                if o and o.startswith(cluster.server_name(victim) + "-")}
     killed_at = time.monotonic()
     cluster.kill_server(victim)
+    survivor = cluster.server_name(1 - victim) + "-"
+    moved = asyncio.create_task(_all_moved(cluster.redis_url, sorted(victims), survivor))
     await asyncio.sleep(seconds / 2)
     stop.set()
     await task
+    moved.cancel()
+    owners_moved_s = await moved if moved.done() and not moved.cancelled() else None
     elapsed = time.perf_counter() - start
     takeover = []
-    for table in victims:
-        after = [t for c in clients if c.table == table for t in c.acks_at if t > killed_at]
+    for table in victims:  # an action sent after the kill, acknowledged (not an answer
+        # to one sent before, read late)
+        after = [t for c in clients if c.table == table for s, t in c.acks if s > killed_at]
         takeover.append(min(after) - killed_at if after else float("inf"))
     latencies = sorted(x for c in clients for x in c.latencies)
     result = check(cluster.database_url, clients)
@@ -85,7 +91,25 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
             "tables_of_killed": len(victims), "not_taken_over": len(takeover) - len(taken),
             "takeover_p50_s": statistics.median(taken) if taken else None,
             "takeover_max_s": max(taken) if taken else None,
+            "owners_moved_s": None if owners_moved_s is None else owners_moved_s - killed_at,
             "owner_timeout_s": OWNER_TIMEOUT} | result
+
+
+async def _all_moved(redis_url: str, tables: list[str], survivor: str) -> float:
+    """When Redis names ``survivor`` the owner of every one of ``tables`` (the server's
+    side of the takeover, whether or not a client has played there since)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        while True:
+            names = await asyncio.to_thread(client.mget,
+                                            [f"rebelote:owner:{t}" for t in tables])
+            if all(n and str(n).startswith(survivor) for n in names):
+                return time.monotonic()
+            await asyncio.sleep(0.25)
+    finally:
+        client.close()
 
 
 def main() -> None:

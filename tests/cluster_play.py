@@ -19,6 +19,9 @@ from sqlalchemy import create_engine, text
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+LOST_AFTER_S = 8.0
+"""An action unanswered this long, the table still waiting for it, was lost on its way
+(passed on to an owner that died before handling it): the client plays again."""
 Position = tuple[int, int]
 """(hand, action within the hand): where an action stands in a table's game."""
 
@@ -46,6 +49,8 @@ class Sent:
     action: str
     status: str = "pending"  # acked, uncertain (socket lost first), refused
     at: float = 0.0
+    sent_at: float = 0.0
+    """When it was sent (time.monotonic(), as ``acks_at``)."""
 
 
 @dataclass
@@ -62,6 +67,12 @@ class SeatClient:
     unavailable: int = 0
     reconnects: int = 0
     acks_at: list[float] = field(default_factory=list)
+    acks: list[tuple[float, float]] = field(default_factory=list)
+    """(sent, acknowledged) of each acknowledged action (time.monotonic())."""
+    given_up: set[Position] = field(default_factory=set)
+    """Positions where an action was given up for lost after a wait (it may still have
+    been on its way): the next one sent there, if the table moves on, may be either,
+    so it counts as uncertain, not acknowledged."""
     finished: bool = False
     last_state: dict[str, Any] | None = None
     first: ClientConnection | None = None
@@ -104,8 +115,10 @@ class SeatClient:
                 quiet += 1
                 pending = self.log[-1] if self.log and self.log[-1].status == "pending" \
                     else None
-                if pending is not None and quiet >= 5:  # lost on its way: never applied
+                if pending is not None and (quiet >= 5 or time.perf_counter() - pending.at
+                                            >= LOST_AFTER_S):  # lost on its way
                     pending.status = "uncertain"
+                    self.given_up.add(pending.position)
                 await ws.send(json.dumps({"type": "sync", "table": self.table}))
                 continue
             quiet = 0
@@ -124,20 +137,28 @@ class SeatClient:
             self.last_state = message
             now = position(message)
             if last is not None and last.status == "pending" and now > last.position:
-                last.status = "acked"
-                self.latencies.append(time.perf_counter() - last.at)
+                if last.position in self.given_up:  # this one, or the one given up?
+                    last.status = "uncertain"
+                else:
+                    last.status = "acked"
+                    self.latencies.append(time.perf_counter() - last.at)
                 self.acks_at.append(time.monotonic())
+                self.acks.append((last.sent_at, self.acks_at[-1]))
             if message.get("winner") is not None:
                 self.finished = True
                 return
             if message.get("turn") != self.seat or not message.get("legal"):
                 continue
             if last is not None and last.status == "pending":
-                continue
+                if last.position != now or time.perf_counter() - last.at < LOST_AFTER_S:
+                    continue
+                last.status = "uncertain"  # our turn there still, long after: lost
+                self.given_up.add(last.position)
             if last is not None and last.status == "uncertain" and last.position == now:
                 last.status = "refused"  # the state shows it was not applied
             action = self.rng.choice(message["legal"])
-            self.log.append(Sent(now, action, "pending", time.perf_counter()))
+            self.log.append(Sent(now, action, "pending", time.perf_counter(),
+                                 time.monotonic()))
             await ws.send(json.dumps({"type": "act", "table": self.table, "action": action}))
 
 
@@ -204,6 +225,8 @@ def check(database_url: str, clients: list[SeatClient]) -> dict[str, int]:
         for sent in client.log:
             if sent.status == "acked" and at.get(sent.position) != (client.seat, sent.action):
                 lost += 1
+                print(f"lost? table {client.table} seat {client.seat} at {sent.position}: "
+                      f"sent {sent.action}, stored {at.get(sent.position)}", file=sys.stderr)
         extra = [p for p, (seat, _a) in at.items() if seat == client.seat and p not in mine]
         duplicated += len(extra)
         for p in extra:

@@ -32,7 +32,9 @@ subscribes again, renews its tables and its players' presence and rewrites the l
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import contextvars
 import json
 import logging
 import math
@@ -66,6 +68,39 @@ if not owner then redis.call('set', KEYS[1], ARGV[1], 'EX', ARGV[2]) return 1 en
 return 0"""
 _DELETE_IF = """if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1]) else return 0 end"""
+# Take over tables of a dead process, in one call: KEYS[1] its set of tables, KEYS[2]
+# ours, KEYS[3] the set of processes, then the tables' owner keys; ARGV[1] the dead
+# process, ARGV[2] us, ARGV[3] the owner timeout, then the tables. A table is ours if its
+# key is gone, or held by the dead process (or by us: we forgot it); a table another
+# process holds is another's. Either way it leaves the dead one's set. The positions of
+# the tables won (from 1); the dead process is forgotten once it has no table left.
+_TAKE_OVER = """local won = {}
+for i = 4, #KEYS do
+  local table_id = ARGV[i]
+  local owner = redis.call('get', KEYS[i])
+  if (not owner) or owner == ARGV[1] or owner == ARGV[2] then
+    redis.call('set', KEYS[i], ARGV[2], 'EX', ARGV[3])
+    redis.call('sadd', KEYS[2], table_id)
+    won[#won + 1] = i - 3
+  end
+  redis.call('srem', KEYS[1], table_id)
+end
+if redis.call('scard', KEYS[1]) == 0 then redis.call('srem', KEYS[3], ARGV[1]) end
+return won"""
+WORKERS = f"{PREFIX}workers"
+"""The set of processes of the cluster (each watched by the others: one that stops
+listening on its channel is gone, and its tables are taken over)."""
+INTERRUPTED = ("the server process running this table stopped before answering: your last "
+               "move may not have been made; the table as it stands follows")
+"""Told to a player whose message was passed on to a process that died before any
+answer to him came from it (another process runs the table now)."""
+FORWARDED_S = 60.0
+"""How long a message passed on to another process is remembered (to tell its sender
+if that process dies before answering him)."""
+TAKE_OVER_BATCH = 100
+"""A dead process's tables are taken over at most this many at a time (25, 50, then
+100: each batch loaded in three queries, replayed in a thread), so that the first ones
+play again soon."""
 
 Sender = Callable[[str, str], Awaitable[None]]
 """Sends a JSON text to a player's sockets in this process."""
@@ -88,11 +123,22 @@ class Cluster:
         # A bounded pool that makes callers wait rather than fail under load.
         self.redis = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
             redis_url, max_connections=64, timeout=30, decode_responses=True))
+        self.control = aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+            redis_url, max_connections=4, timeout=30, decode_responses=True))
+        """Redis for finding dead processes and taking their tables over: its own few
+        connections, not queued behind a thousand reconnecting players' commands."""
+        self._takeover_thread = concurrent.futures.ThreadPoolExecutor(
+            1, thread_name_prefix="takeover")
+        """Loads and replays the tables taken over (not queued behind other threads'
+        work: the sessions of the players reconnecting meanwhile are read in threads)."""
         self.send_local = send_local
         self.id = worker_id or (f"{name}-" if name else "") + secrets.token_hex(6)
         self.ttl = max(1, math.ceil(owner_timeout))
         """Seconds an owner key lives unrenewed (renewed every third of it)."""
         self.renew_s = max(TICK_S, self.ttl / 3)
+        self.confirm_s = min(1.0, self.ttl / 8)
+        """A process is gone when nobody listens on its channel twice this far apart
+        (one look could catch it resubscribing after Redis came back)."""
         self.local_sockets: dict[str, int] = {}
         self._pubsub: Any = None
         self._owners: dict[str, str] = {}
@@ -107,8 +153,22 @@ class Cluster:
         self._push: asyncio.Task[None] | None = None
         self._lobby_dirty = False
         self._tasks: list[asyncio.Task[None]] = []
+        self._claiming: dict[str, asyncio.Future[None]] = {}
+        """Tables being taken over (their owner keys ours, not yet run): a message for
+        one waits for it."""
+        self._reaping: dict[str, asyncio.Task[None]] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        self._listed: dict[str, asyncio.Future[None]] = {}
+        """By dead process being taken over: done once each of its tables waits in
+        :attr:`_claiming` (a message then waits for its own table only)."""
+        self._forwarded: dict[str, dict[str, tuple[str, float]]] = {}
+        """By process: the players whose last message was passed on to it with no
+        answer from it since (the table, when)."""
+        """Work a takeover left going (statistics counted in a thread, players told)."""
+        """Takeovers of dead processes' tables under way, by dead process."""
         self._renew = self.redis.register_script(_RENEW)
         self._delete_if = self.redis.register_script(_DELETE_IF)
+        self._take_over = self.redis.register_script(_TAKE_OVER)
 
     # -- keys and channels ----------------------------------------------------------------
 
@@ -124,6 +184,11 @@ class Cluster:
     def player_channel(player: str) -> str:
         return f"{PREFIX}player:{player}"
 
+    @staticmethod
+    def tables_key(worker: str) -> str:
+        """The set of the tables a process runs (what another takes over if it dies)."""
+        return f"{PREFIX}tables:{worker}"
+
     # -- life -----------------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -131,11 +196,13 @@ class Cluster:
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(self.worker_channel(self.id), f"{PREFIX}presence",
                                      LOBBY_NEWS)
+        await self.redis.sadd(WORKERS, self.id)  # listening already: not taken for dead
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._keep())]
 
     async def stop(self) -> None:
         if self._push is not None:
             self._tasks.append(self._push)
+        self._tasks += [*self._reaping.values(), *self._background]
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -146,12 +213,16 @@ class Cluster:
             for table in self.service.tables:
                 pipe.delete(self.owner_key(table))
             pipe.delete(f"{PREFIX}alive:{self.id}")
+            pipe.delete(self.tables_key(self.id))
+            pipe.srem(WORKERS, self.id)
             for player in self.local_sockets:
                 pipe.hdel(f"{PREFIX}online:{player}", self.id)
             await pipe.execute()
         if self._pubsub is not None:
             await self._pubsub.aclose()
         await self.redis.aclose()
+        await self.control.aclose()
+        self._takeover_thread.shutdown(wait=False, cancel_futures=True)
 
     async def _keep(self) -> None:
         """Time passes at our tables (turn timers, stand-ins); renew this process's
@@ -165,6 +236,7 @@ class Cluster:
                 if loop.time() - last_renew >= self.renew_s:
                     await self._renew_all()
                     last_renew = loop.time()
+                await self._find_dead()
                 try:
                     out = self.service.tick(commit=self.commit is None)
                     if self.commit is not None:
@@ -195,6 +267,7 @@ class Cluster:
         tables = list(self.service.tables)
         for table in tables:
             await self._renew(keys=[self.owner_key(table)], args=[self.id, self.ttl], client=pipe)
+        lost = []
         for table, kept in zip(tables, await pipe.execute(), strict=True):
             if not kept:
                 log.info("table %s is run by another process now", table,
@@ -202,6 +275,9 @@ class Cluster:
                 self.service.drop(table)
                 self._lobby.pop(table, None)
                 self._mine.pop(table, None)
+                lost.append(table)
+        if lost:
+            await self.redis.srem(self.tables_key(self.id), *lost)
 
     async def _resync(self) -> None:
         """Presence of this process's players and the lobby entries of its tables,
@@ -210,6 +286,9 @@ class Cluster:
         for player, count in self.local_sockets.items():
             pipe.hset(f"{PREFIX}online:{player}", self.id, count)
             pipe.publish(f"{PREFIX}presence", player)  # owners count them back in
+        pipe.sadd(WORKERS, self.id)
+        if self.service.tables:
+            pipe.sadd(self.tables_key(self.id), *self.service.tables)
         await pipe.execute()
         self._lobby.clear()
         self._mine.clear()
@@ -311,6 +390,12 @@ class Cluster:
         if kind in ("join", "watch", "sync"):  # at a table now: not looking at the lobby here
             self.service.lobby_watchers.discard(player)
         for _attempt in range(3):
+            claiming = self._claiming.get(table)
+            if claiming is not None:  # being taken over here: wait for it
+                await asyncio.shield(claiming)
+            if table in self.service.tables:
+                await self._handle(player, nickname, message)
+                return
             owner = self._owners.get(table)
             if owner is None:
                 raw = await self.redis.get(self.owner_key(table))
@@ -322,51 +407,278 @@ class Cluster:
                 continue  # another process claimed it first: ask again
             if await self.redis.publish(self.worker_channel(owner), payload) > 0:
                 self._owners[table] = owner
+                self._forward(owner, player, table)
                 return
-            # Nobody listens on the owner's channel: that process is gone.
+            # Nobody listens on the owner's channel: that process is gone (if it stays
+            # so); its tables are taken over, this one first.
             self._owners.pop(table, None)
-            await self._delete_if(keys=[self.owner_key(table)], args=[owner])
+            await self._reap(owner, first=table)
         await self._handle(player, nickname, message)  # answers with the service's error
+
+    def _forward(self, owner: str, player: str, table: str) -> None:
+        """Remember that ``player``'s message for ``table`` was passed on to ``owner``."""
+        now = asyncio.get_running_loop().time()
+        sent = self._forwarded.setdefault(owner, {})
+        sent.pop(player, None)  # the newest last
+        sent[player] = (table, now)
+        while sent and now - next(iter(sent.values()))[1] > FORWARDED_S:
+            del sent[next(iter(sent))]
+
+    async def _interrupted(self, worker: str, tables: set[str] | None = None) -> None:
+        """Tell the players whose last message went to the dead ``worker`` unanswered
+        (at ``tables``, or any) that it may not have been made, and send them the table
+        as it stands (a sync on their behalf, answered by whoever runs it now)."""
+        sent = self._forwarded.get(worker, {})
+        now = asyncio.get_running_loop().time()
+        told = [(p, t) for p, (t, at) in sent.items()
+                if (tables is None or t in tables) and now - at <= FORWARDED_S]
+        for player, _table in told:
+            sent.pop(player, None)
+        if not sent:
+            self._forwarded.pop(worker, None)
+        if not told:
+            return
+        await self.deliver([(p, {"type": "error", "code": "interrupted", "table": t,
+                                 "message": INTERRUPTED}) for p, t in told])
+        await asyncio.gather(*(self.receive(p, self.service.names.get(p, p),
+                                            {"type": "sync", "table": t}) for p, t in told))
 
     async def _claim(self, table: str) -> bool:
         """Become the owner of ``table`` if nobody is; rebuild it from the database."""
         if table in self.service.tables:
             return True
-        if not await self.redis.set(self.owner_key(table), self.id, nx=True, ex=self.ttl) \
-                and await self.redis.get(self.owner_key(table)) != self.id:
-            return False  # another process runs it (if the key is ours, we forgot it)
+        done = asyncio.get_running_loop().create_future()
+        self._claiming[table] = done  # the messages for it meanwhile wait
         try:
-            out = self.service.adopt(table, commit=self.commit is None)
-            if out is not None and self.commit is not None:
-                before = self.service.snapshot(out) | {table: self.service.tables.get(table)}
-                await self.commit()
+            if not await self.redis.set(self.owner_key(table), self.id, nx=True,
+                                        ex=self.ttl) \
+                    and await self.redis.get(self.owner_key(table)) != self.id:
+                return False  # another process runs it (if the key is ours, we forgot it)
+            await self.redis.sadd(self.tables_key(self.id), table)
+            await self._adopt([table])
+            return True
+        finally:
+            del self._claiming[table]
+            done.set_result(None)
+
+    async def _adopt(self, tables: list[str],
+                     ready: Callable[[], None] | None = None) -> None:
+        """Run ``tables``, whose owner keys are ours now: loaded from the database
+        together and replayed in a thread (nothing of it on the event loop), then run
+        here, committed once, their players' presence asked in two round trips, their
+        states sent; ``ready`` is called then (the messages waiting for them go on),
+        before their lobby entries are written (one round trip) and their statistics
+        counted (in a thread). A table not stored (or that does not replay) is let go:
+        a message for it hears the service's error."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        try:
+            restored = await loop.run_in_executor(self._takeover_thread,
+                                                  self.service.restore_many, tables)
+            loaded = loop.time()
+            restored = {t: r for t, r in restored.items() if t not in self.service.tables}
+            out, adopted = self.service.install(restored, commit=self.commit is None)
+            if self.commit is not None:
+                before = self.service.snapshot(out) | {t.id: t for t in adopted}
+                await self.commit()  # a failure's players told by the group
                 undone = self.service.undone(before)
                 out = [(p, m) for p, m in out if m.get("table") not in undone]
-                if table in self.service.tables:  # what it finished, counted off the loop
-                    await asyncio.to_thread(self.service.summaries.update,
-                                            [self.service.tables[table]])
         except Exception:
-            self.service.drop(table)
-            await self._delete_if(keys=[self.owner_key(table)], args=[self.id])
+            for table in tables:
+                self.service.drop(table)
+            await self._release(tables)
             raise
-        if out is None:  # no such table: let the service say so
-            await self._delete_if(keys=[self.owner_key(table)], args=[self.id])
-            return True
-        table_obj = self.service.tables.get(table)
-        if table_obj is None:  # its first write failed: undone, its players told
-            return True
-        for who in table_obj.seats:  # a table restored counts its players as away
-            if "player" not in who:
-                continue
-            if await self.online(who["player"]):
-                self.service.reconnected(who["player"])  # connected here or elsewhere
-            else:
-                self.service.disconnected(who["player"])
-        log.info("table %s taken over", table, extra={"table_id": table})
+        committed = loop.time()
+        # a table whose first write failed is back as stored (or gone, if not stored)
+        adopted = [self.service.tables[t.id] for t in adopted if t.id in self.service.tables]
+        await self._release([t for t in tables if t not in self.service.tables])
+        if not adopted:
+            return
+        players = sorted({w["player"] for t in adopted for w in t.seats if "player" in w})
+        try:
+            online = await self._online_many(players)
+        except (RedisError, OSError):  # counted as away: presence news brings them back
+            online = set()
+        cleared = self.service.back_at_restored(adopted, online)
+        presence = loop.time()
+        if cleared:
+            try:
+                await loop.run_in_executor(self._takeover_thread,
+                                           self.service.store.clear_absences, cleared)
+            except Exception as exc:  # the timers still run here
+                log.warning("could not clear %d stored absences: %s", len(cleared), exc)
         await self.deliver(out)
-        await self._publish_lobby(table)
         self.kick()
-        return True
+        if ready is not None:
+            ready()
+        pipe = self.redis.pipeline(transaction=False)
+        for run in adopted:
+            await self._publish_lobby(run.id, pipe)
+        await pipe.execute()
+        log.info("%d table(s) taken over in %.2f s (loaded and replayed %.2f s, committed "
+                 "%.2f s, presence %.2f s, answers and lobby %.2f s)", len(adopted),
+                 loop.time() - started, loaded - started, committed - loaded,
+                 presence - committed, loop.time() - presence)
+        # What a crash left uncounted in the statistics, counted off the loop meanwhile.
+        self._later(asyncio.to_thread(self.service.summaries.update, adopted))
+
+    def _later(self, work: Awaitable[None]) -> None:
+        """Run ``work`` meanwhile (kept until done; cancelled at stop)."""
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("a takeover's work in the background failed")
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _release(self, tables: list[str]) -> None:
+        """Let go of tables claimed here but not run (not stored, or a failure)."""
+        if not tables:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for table in tables:
+            await self._delete_if(keys=[self.owner_key(table)], args=[self.id], client=pipe)
+        pipe.srem(self.tables_key(self.id), *tables)
+        await pipe.execute()
+
+    async def _online_many(self, players: list[str]) -> set[str]:
+        """Which of ``players`` have a socket open in a live process (two round trips
+        however many)."""
+        if not players:
+            return set()
+        pipe = self.control.pipeline(transaction=False)
+        for player in players:
+            pipe.hgetall(f"{PREFIX}online:{player}")
+        counts = [{str(w): int(c) for w, c in got.items() if int(c) > 0}
+                  for got in await pipe.execute()]
+        workers = sorted({w for c in counts for w in c if w != self.id})
+        pipe = self.control.pipeline(transaction=False)
+        for worker in workers:
+            pipe.exists(f"{PREFIX}alive:{worker}")
+        alive = {self.id} | {w for w, n in zip(workers, await pipe.execute(), strict=True)
+                             if n}
+        return {p for p, c in zip(players, counts, strict=True) if alive & set(c)}
+
+    # -- dead processes -------------------------------------------------------------------
+
+    async def _find_dead(self) -> None:
+        """Every tick: a process of the cluster that listens on its channel no more is
+        gone; its tables are taken over now, not at the next message for each."""
+        workers = sorted(str(w) for w in await self.control.smembers(WORKERS)
+                         if w != self.id and w not in self._reaping)
+        if not workers:
+            return
+        counts = await self.control.pubsub_numsub(*[self.worker_channel(w) for w in workers])
+        for worker, (_channel, listeners) in zip(workers, counts, strict=True):
+            if not int(listeners):
+                self._start_reap(worker)
+
+    def _reaped(self, worker: str) -> None:
+        self._reaping.pop(worker, None)
+        listed = self._listed.pop(worker, None)
+        if listed is not None and not listed.done():
+            listed.set_result(None)
+
+    def _start_reap(self, worker: str, first: str | None = None) -> asyncio.Task[None]:
+        task = self._reaping.get(worker)
+        if task is None:
+            task = self._reaping[worker] = asyncio.create_task(
+                self._take_over_all(worker, first),
+                context=contextvars.Context())  # not the request that found it gone
+            task.add_done_callback(lambda _t: self._reaped(worker))
+        return task
+
+    async def _reap(self, worker: str, first: str) -> None:
+        """Take over the tables of ``worker`` if it is gone, once however many messages
+        found it gone; return once the table ``first`` (a message for it waits) is run
+        here (or the takeover is over): not when all of them are."""
+        task = self._start_reap(worker, first)
+        listed = self._listed.setdefault(worker, asyncio.get_running_loop().create_future())
+        await asyncio.wait([task, listed], return_when=asyncio.FIRST_COMPLETED)
+        waiting = self._claiming.get(first)
+        await asyncio.shield(waiting if waiting is not None else task)
+
+    async def _take_over_all(self, worker: str, first: str | None) -> None:
+        try:
+            await self._take_over_tables(worker, first)
+        except asyncio.CancelledError:
+            raise
+        except SQLAlchemyError as exc:
+            log.error("taking over the tables of %s failed (database: %s): each is taken "
+                      "over at its next message", worker, exc.__class__.__name__)
+        except (RedisError, OSError) as exc:
+            log.warning("taking over the tables of %s failed (redis: %s): tried again",
+                        worker, exc.__class__.__name__)
+        except Exception:
+            log.exception("taking over the tables of %s failed", worker)
+
+    async def _take_over_tables(self, worker: str, first: str | None) -> None:
+        channel = self.worker_channel(worker)
+        for look in range(2):  # gone, and still gone a moment later
+            if look:
+                await asyncio.sleep(self.confirm_s)
+            (_channel, listeners), = await self.control.pubsub_numsub(channel)
+            if int(listeners):
+                return
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        names = sorted(str(t) for t in await self.control.smembers(self.tables_key(worker)))
+        if first is not None:
+            names = [first, *(t for t in names if t != first)]
+        self._owners = {t: o for t, o in self._owners.items() if o != worker}
+        waiting: dict[str, asyncio.Future[None]] = {}
+        for table in names:
+            if table not in self.service.tables and table not in self._claiming:
+                waiting[table] = self._claiming[table] = loop.create_future()
+        listed = self._listed.setdefault(worker, loop.create_future())
+        if not listed.done():
+            listed.set_result(None)  # a message for one of them waits for that one
+        log.warning("process %s is gone: taking its %d table(s) over", worker, len(waiting))
+        taken = 0
+        try:
+            batch = list(waiting)
+            # Those of its tables run here already (taken one by one when their keys
+            # expired) leave its set; the dead process is forgotten once it has none.
+            known = [t for t in names if t not in waiting]
+            await self._take_over(keys=[self.tables_key(worker), self.tables_key(self.id),
+                                        WORKERS, *(self.owner_key(t) for t in known)],
+                                  args=[worker, self.id, self.ttl, *known],
+                                  client=self.control)
+            chunks: list[list[str]] = []
+            at = 0
+            while at < len(batch):  # small first (those first play again soon), then more
+                size = min(TAKE_OVER_BATCH, 25 << len(chunks))
+                chunks.append(batch[at:at + size])
+                at += size
+            for chunk in chunks:
+                won = await self._take_over(
+                    keys=[self.tables_key(worker), self.tables_key(self.id), WORKERS,
+                          *(self.owner_key(t) for t in chunk)],
+                    args=[worker, self.id, self.ttl, *chunk], client=self.control)
+                mine = [chunk[int(i) - 1] for i in won]
+
+                def go_on(chunk: list[str] = chunk) -> None:
+                    for table in chunk:  # their messages go on
+                        if table in waiting:
+                            del self._claiming[table]
+                            waiting.pop(table).set_result(None)
+
+                if mine:
+                    await self._adopt(mine, go_on)
+                go_on()
+                taken += sum(1 for t in mine if t in self.service.tables)
+                self._later(self._interrupted(worker, set(chunk)))
+        finally:
+            for table, done in waiting.items():
+                if self._claiming.get(table) is done:
+                    del self._claiming[table]
+                done.set_result(None)
+        self._later(self._interrupted(worker))
+        log.warning("the tables of %s taken over: %d run here, in %.2f s", worker, taken,
+                    loop.time() - started)
 
     async def _handle(self, player: str, nickname: str, message: Any) -> None:
         self.service.names[player] = nickname
@@ -388,6 +700,7 @@ class Cluster:
         try:
             for table in created:
                 await self.redis.set(self.owner_key(table), self.id, ex=self.ttl)
+                await self.redis.sadd(self.tables_key(self.id), table)
             named = message.get("table") if isinstance(message, dict) else None
             changed = False
             for t in created | ({named} if isinstance(named, str) else set()):
@@ -401,11 +714,12 @@ class Cluster:
                         "once it is back", exc.__class__.__name__)
         await self.deliver(out)
 
-    async def _publish_lobby(self, table_id: str) -> bool:
+    async def _publish_lobby(self, table_id: str, shared: Any = None) -> bool:
         """Write the table's lobby entry (or take it out: finished, private, nobody at
         it) and each seated player's "my tables" entry, where they changed. Whether the
         lobby's list changed (a table in or out, its seats or status): news for the
-        players looking at the lobby."""
+        players looking at the lobby. With ``shared``, a pipeline, the writes are
+        queued there, for the caller to send (many tables in one round trip)."""
         table = self.service.tables.get(table_id)
         if table is None:
             return False
@@ -413,7 +727,7 @@ class Cluster:
         text = None if entry is None else json.dumps(entry)
         shape = None if entry is None else json.dumps(
             {k: v for k, v in entry.items() if k not in _MOVING})
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = shared if shared is not None else self.redis.pipeline(transaction=False)
         writes = 0
         old = self._lobby.get(table_id)
         if old is None or old[0] != text:
@@ -435,7 +749,7 @@ class Cluster:
                 else:
                     pipe.hset(key, table_id, str(mine[player]))
                 writes += 1
-        if writes:
+        if writes and shared is None:
             await pipe.execute()
         self._lobby[table_id] = (text, shape)
         self._mine[table_id] = {p: t for p, t in mine.items() if p in seated}
@@ -564,7 +878,11 @@ class Cluster:
                 else:
                     origin, _, text = data.partition("|")
                     if origin != self.id:
-                        await self.send_local(channel[len(self.player_channel("")):], text)
+                        player = channel[len(self.player_channel("")):]
+                        sent = self._forwarded.get(origin)
+                        if sent is not None:  # answered: nothing to tell him if it dies
+                            sent.pop(player, None)
+                        await self.send_local(player, text)
             except Exception:  # one bad message must not stop the listener
                 log.exception("cluster message on %s dropped", channel)
 

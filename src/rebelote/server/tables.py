@@ -30,12 +30,13 @@ Server messages: {"type": "created", "table": T, "invite": K}, {"type": "state",
 
 from __future__ import annotations
 
+import functools
 import logging
 import pickle
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -140,6 +141,8 @@ class Table:
     """When the seat to act got its turn (for the turn timer)."""
     timed_out: int | None = None
     """The seat whose turn timer ran out: a bot plays that one turn for it."""
+    stored_absent: set[int] = field(default_factory=set)
+    """Seats whose stand-in timer was in the store when the table was restored."""
 
     def seat_of(self, player: str) -> int | None:
         for seat, who in enumerate(self.seats):
@@ -155,6 +158,14 @@ class Table:
         """(player, seat) of everyone to tell about the table; seat -1 for spectators."""
         seated = [(who["player"], s) for s, who in enumerate(self.seats) if "player" in who]
         return seated + [(p, -1) for p in sorted(self.spectators)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _shown_rules(rules: Rules) -> tuple[tuple[str, Any], ...]:
+    """The options a table's lobby entry names (those that differ from its preset, but
+    the target): computed once per set of rules, not at every lobby write (a tenth of
+    a busy cluster process's loop went to it)."""
+    return tuple((k, v) for k, v in rules.to_dict().items() if k not in ("preset", "target"))
 
 
 def auction_of(v: SeatView) -> Message:
@@ -382,6 +393,7 @@ class TableService:
         now = self.clock()
         table.turn_since = now  # the turn timer starts anew after a restart
         wall = time.time()
+        table.stored_absent = set(stored.absent)
         for seat, who in enumerate(table.seats):
             if "player" in who:  # nobody is connected to a table just restored
                 since = stored.absent.get(seat)
@@ -394,26 +406,86 @@ class TableService:
         runs it, or the one that did is gone); None if there is no such table, else the
         messages to send if a bot whose turn it was played on. With ``commit=False`` the
         caller commits (and counts the table's statistics) before sending them."""
-        stored = self.store.load(table_id)
-        if not stored:
+        restored = self.restore_many([table_id])
+        if isinstance(restored.get(table_id, "not stored"), str):
+            self.install(restored, commit=False)  # quarantined (logged)
             return None
-        table = self._load(stored[0])
-        if table is None:
-            return None
-        for other in list(self.tables.values()):  # a rematch asked before (either way)
-            if other.id == table.options.get("rematch_of"):
-                self._link_rematch(other, table)
-            elif other.options.get("rematch_of") == table.id:
-                self._link_rematch(table, other)
-        seq = table.seq
-        self._progress(table)
+        return self.install(restored, commit=commit)[0]
+
+    def restore_many(self, table_ids: Collection[str]) -> dict[str, Table | str]:
+        """The stored tables ``table_ids`` rebuilt (three queries for them all, then
+        their actions replayed), or why one does not replay; a table not stored is
+        left out. Reads the store and builds new tables only: the cluster runs it in a
+        thread, off the event loop, before :meth:`install`."""
+        out: dict[str, Table | str] = {}
+        for stored in self.store.load(ids=table_ids):
+            try:
+                out[stored.id] = self._restore(stored)
+            except Exception as exc:  # any failure to replay: this table only
+                out[stored.id] = f"{type(exc).__name__}: {exc}"
+        return out
+
+    def install(self, restored: dict[str, Table | str], commit: bool = True
+                ) -> tuple[list[tuple[str, Message]], list[Table]]:
+        """Run the tables :meth:`restore_many` rebuilt (those that do not replay are
+        quarantined, logged): rematches linked, a bot whose turn it was set going. The
+        messages to send (the tables a bot or a deal moved on) and the tables now run
+        here. With ``commit=False`` the caller commits (and counts their statistics)
+        before sending any message."""
+        adopted: list[Table] = []
+        for table_id, table in restored.items():
+            if isinstance(table, str):
+                self.quarantined[table_id] = table
+                self.tables.pop(table_id, None)
+                log.error("table %s is quarantined: its stored actions do not replay (%s)",
+                          table_id, table)
+                continue
+            self.quarantined.pop(table_id, None)
+            self.tables[table_id] = table
+            adopted.append(table)
+        by_first = {t.options.get("rematch_of"): t for t in self.tables.values()
+                    if t.options.get("rematch_of")}
+        for table in adopted:  # a rematch asked before (either way)
+            first = self.tables.get(table.options.get("rematch_of") or "")
+            if first is not None:
+                self._link_rematch(first, table)
+            second = by_first.get(table.id)
+            if second is not None:
+                self._link_rematch(table, second)
+        moved = []
+        for table in adopted:
+            seq = table.seq
+            self._progress(table)
+            if table.seq != seq:
+                moved.append(table)
         if commit:
             try:
                 self.commit()
             except StorageFailure as failure:
-                return failure.messages
-            self.summaries.update([table])
-        return self._broadcast(table) if table.seq != seq else []
+                return failure.messages, [t for t in adopted if t.id in self.tables]
+            self.summaries.update(adopted)
+        return [m for t in moved for m in self._broadcast(t)], adopted
+
+    def back_at_restored(self, tables: list[Table], online: set[str]) -> list[tuple[str, int]]:
+        """Tables just restored count every seated player as away: those in
+        ``online`` are back (their seats theirs again). Their stored stand-in timers are
+        cleared with the next batch (:attr:`defer_absences`), or else returned: the
+        (table, seat) the caller clears (in one write)."""
+        now = self.clock()
+        cleared = []
+        for table in tables:
+            for seat, who in enumerate(table.seats):
+                if who.get("player") in online and seat in table.absent_since:
+                    table.stand_ins.pop(seat, None)
+                    del table.absent_since[seat]
+                    table.turn_since = now
+                    if seat not in table.stored_absent:
+                        continue  # nothing stored to clear
+                    if self.defer_absences:  # written with the next batch
+                        self.absences[table.id, seat] = None
+                    else:
+                        cleared.append((table.id, seat))
+        return cleared
 
     def drop(self, table_id: str) -> None:
         """Stop running ``table_id`` (another process runs it now)."""
@@ -449,8 +521,7 @@ class TableService:
         None for a private table (unless ``private``)."""
         if table.options.get("private") and not private:
             return None
-        changed = {k: v for k, v in table.rules.to_dict().items()
-                   if k not in ("preset", "target")}
+        changed = dict(_shown_rules(table.rules))
         game = table.game
         status = ("waiting" if game is None else "over" if game.is_over else "playing")
         reserved = table.options.get("reserved") or {}

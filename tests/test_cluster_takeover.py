@@ -1,0 +1,154 @@
+"""A dead process's tables, all taken over by another within the owner timeout, without
+waiting for a message at each and without stalling the event loop; the tables of a
+takeover loaded in a constant number of queries. Needs ``redis-server`` (each test
+starts one of its own)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from sqlalchemy import event
+from websockets.asyncio.client import ClientConnection, connect
+
+from rebelote.server.store import Store
+from rebelote.server.tables import TableService
+from tests.servers import free_port, redis_server, sign_in_guest, start_server
+
+OWNER_TIMEOUT = 8.0
+TABLES = 24
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    with redis_server(tmp_path) as url:
+        if url is None:
+            if os.environ.get("CI"):
+                pytest.fail("redis-server is not installed (.ci/run installs it)")
+            pytest.skip("redis-server is not installed")
+        yield url
+
+
+async def _next(ws: ClientConnection, kind: str, timeout: float = 20) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        if message["type"] == kind:
+            return message
+        assert message["type"] != "error", message
+
+
+async def _open_tables(port: int, count: int) -> list[tuple[str, str]]:
+    """``count`` tables at ``port``, each a guest and three random bots (its game on):
+    (table, the guest's cookie) of each."""
+    tables = []
+    for index in range(count):
+        cookie = sign_in_guest(port, f"p{index}")
+        async with connect(f"ws://127.0.0.1:{port}/ws",
+                           additional_headers={"Cookie": cookie}) as ws:
+            await ws.send(json.dumps({"type": "create", "preset": "classic"}))
+            table = (await _next(ws, "created"))["table"]
+            await ws.send(json.dumps({"type": "bots", "table": table, "level": "random"}))
+            await _next(ws, "state")
+            tables.append((table, cookie))
+    return tables
+
+
+def test_a_dead_process_tables_are_all_taken_over_within_the_owner_timeout(
+        tmp_path: Path, redis_url: str) -> None:
+    """Nobody sends a message after the kill: the survivor finds the dead process and
+    runs each of its tables (Redis names it the owner) within the owner timeout; its
+    event loop never stalls long meanwhile; play goes on at a table taken over."""
+    db = tmp_path / "server.sqlite"
+    ports = [free_port(), free_port()]
+    report = tmp_path / "loop.json"
+    env = {"REBELOTE_OWNER_TIMEOUT": str(OWNER_TIMEOUT), "REBELOTE_GUESTS_PER_HOUR": "0"}
+    dead = start_server(ports[0], db, redis_url, env=env | {"REBELOTE_NAME": "dead"})
+    alive = start_server(ports[1], db, redis_url,
+                         env=env | {"REBELOTE_NAME": "alive",
+                                    "REBELOTE_LOOP_REPORT": str(report)})
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        opened = asyncio.run(_open_tables(ports[0], TABLES))
+        tables = [t for t, _c in opened]
+
+        def owners() -> list[str]:
+            return [str(client.get(f"rebelote:owner:{t}")) for t in tables]
+
+        assert all(o.startswith("dead-") for o in owners())
+        dead.send_signal(signal.SIGKILL)
+        dead.wait(timeout=10)
+        killed = time.time()
+        while not all(o.startswith("alive-") for o in owners()):
+            assert time.time() - killed < OWNER_TIMEOUT, owners()
+            time.sleep(0.1)
+        taken = time.time() - killed
+        # The tables are run there (not only claimed): one answers and plays on.
+        cookie = opened[0][1]
+
+        async def play_on() -> None:
+            async with connect(f"ws://127.0.0.1:{ports[1]}/ws",
+                               additional_headers={"Cookie": cookie}) as ws:
+                await ws.send(json.dumps({"type": "sync", "table": tables[0]}))
+                state = await _next(ws, "state", timeout=5)
+                assert state["seat"] == 0 and state["turn"] == 0 and state["legal"]
+                await ws.send(json.dumps({"type": "act", "table": tables[0],
+                                          "action": state["legal"][0]}))
+                after = await _next(ws, "state", timeout=5)
+                assert after["calls"] != state["calls"] or after["trick"] != state["trick"]
+
+        asyncio.run(play_on())
+        # Nothing the takeover did held the survivor's loop long.
+        alive.send_signal(signal.SIGTERM)
+        alive.wait(timeout=30)
+        stalls = [ms for at, ms in json.loads(report.read_text())["stalls"]
+                  if killed <= at <= killed + taken + 1.0]
+        assert max(stalls, default=0.0) < 400, (taken, sorted(stalls)[-5:])
+    finally:
+        client.close()
+        for proc in (dead, alive):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+def test_tables_of_a_takeover_load_in_a_constant_number_of_queries(tmp_path: Path) -> None:
+    """Restoring 1 or 30 stored tables costs the same three queries (absences, tables,
+    actions), and gives back each table where it stood."""
+    url = f"sqlite:///{tmp_path / 'server.sqlite'}"
+    first = TableService(Store(url), seed=7)
+    ids = []
+    for index in range(30):
+        player = f"p{index}"
+        created = first.handle(player, {"type": "create", "preset": "classic"})
+        table = next(m["table"] for _p, m in created if m["type"] == "created")
+        first.handle(player, {"type": "bots", "table": table, "level": "random"})
+        ids.append(table)
+    first.store.set_absence(ids[0], 0, 1000.0)  # Ana gone from two tables
+    first.store.set_absence(ids[1], 0, 1000.0)
+    first.store.clear_absences([(ids[0], 0), (ids[2], 0)])  # back at one
+    store = Store(url, migrate=False)
+    service = TableService(store, load_all=False)
+    queries: list[str] = []
+    event.listen(store.engine, "before_cursor_execute",
+                 lambda *args: queries.append(args[2]))
+    assert list(service.restore_many(ids[:1])) == ids[:1]
+    one = len(queries)
+    queries.clear()
+    restored = service.restore_many(ids)
+    assert len(queries) == one == 3
+    assert sorted(restored) == sorted(ids) and not service.tables  # nothing run yet
+    assert [t for t in ids if store.load(t)[0].absent] == [ids[1]]
+    for table_id in ids:
+        table, stood = restored[table_id], first.tables[table_id]
+        assert not isinstance(table, str)
+        assert table.seq == stood.seq and table.seats == stood.seats
+        assert table.game is not None and stood.game is not None
+        assert table.game.view(0) == stood.game.view(0)
