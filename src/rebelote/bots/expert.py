@@ -46,6 +46,7 @@ from rebelote.cards import (
     Card,
     CardSet,
     cards_of,
+    has_trump_suit,
     mask_of,
     points_table,
 )
@@ -122,7 +123,7 @@ def calibrated_result(hand: HandState, exact: int) -> tuple[float, float]:
     rules = hand.rules
     team = team_of(hand.taker)
     belote = [0, 0]
-    pair = BELOTE_PAIR[hand.mode] if hand.mode < 4 else 0
+    pair = BELOTE_PAIR[hand.contract] if has_trump_suit(hand.contract) else 0
     for seat in range(4):
         if pair and hand.hands[seat] & pair == pair:
             belote[team_of(seat)] = 20
@@ -146,12 +147,12 @@ def calibrated_result(hand: HandState, exact: int) -> tuple[float, float]:
     return scored(real, 1 - team if real == 0 else None)
 
 
-def no_trump_candidate(hand: CardSet, mode: int) -> bool:
-    """Whether ``hand`` has the cards to consider sans atout (mode 4: aces and tens,
-    each ace counting double, at least 6) or tout atout (mode 5: two jacks and three
+def no_trump_candidate(hand: CardSet, contract: int) -> bool:
+    """Whether ``hand`` has the cards to consider sans atout (contract 4: aces and tens,
+    each ace counting double, at least 6) or tout atout (contract 5: two jacks and three
     jacks or nines): the bids are solved only then."""
     ranks = [c & 7 for c in cards_of(hand)]
-    if mode == 4:
+    if contract == NO_TRUMP:
         return 2 * ranks.count(ACE) + ranks.count(TEN) >= 6
     jacks = ranks.count(JACK)
     return jacks >= 2 and jacks + ranks.count(NINE) >= 3
@@ -296,12 +297,12 @@ class SampledBidder(HeuristicBot):
         own = view.hand | ((1 << view.retourne) if view.retourne >= 0 else 0)
         unseen = [c for c in range(32) if not (own >> c) & 1]
         extra = 8 - own.bit_count()  # classic: the taker's completion
-        bids = []  # (seat, mode, level) of every bid so far
+        bids = []  # (seat, contract, level) of every bid so far
         for i, call in enumerate(view.calls):
             if is_bid(call):
-                level, mode = bid_of(call)
-                if mode < 4:
-                    bids.append(((view.first_hand + i) % 4, mode, level))
+                level, contract = bid_of(call)
+                if has_trump_suit(contract):
+                    bids.append(((view.first_hand + i) % 4, contract, level))
         passes = []  # classic: (seat, round) of every pass so far
         if view.rules.game != "auction":
             passes = [((view.first_hand + i) % 4, i // 4) for i, call in enumerate(view.calls)
@@ -321,10 +322,10 @@ class SampledBidder(HeuristicBot):
                     five[seat] = mask_of(unseen[k:k + 5])
                     k += 8
             fits = all(
-                contract_points(mask_of(hands[seat]), mode,
+                contract_points(mask_of(hands[seat]), contract,
                                 team_of(view.first_hand) == team_of(seat))
                 >= bid_value(level) - 40
-                for seat, mode, level in bids if seat != me) and all(
+                for seat, contract, level in bids if seat != me) and all(
                 self._would_pass(five[seat], view.retourne, second) for seat, second in passes)
             # after many misses, take what comes: the bids only shade the sampling
             if fits or attempt >= need * 10:
@@ -344,19 +345,19 @@ class SampledBidder(HeuristicBot):
         return all(suit_strength(five, s) < NAME_THRESHOLD for s in range(4) if s != trump)
 
     @staticmethod
-    def _contract(view: SeatView, hands: list[list[Card]], taker: int, mode: int,
+    def _contract(view: SeatView, hands: list[list[Card]], taker: int, contract: int,
                   level: int = -1, double: int = 1) -> HandState:
-        """A sampled deal played by ``taker`` in ``mode``: auction games at ``level``
+        """A sampled deal played by ``taker`` in ``contract``: auction games at ``level``
         and ``double``, classic with the retourne in the taker's hand."""
         if view.rules.game == "auction":
-            return HandState.with_contract(view.rules, view.dealer, hands, taker, mode, -1,
+            return HandState.with_contract(view.rules, view.dealer, hands, taker, contract, -1,
                                            level, double)
-        return HandState.with_contract(view.rules, view.dealer, hands, taker, mode,
+        return HandState.with_contract(view.rules, view.dealer, hands, taker, contract,
                                        view.retourne)
 
     def _exact(self, hand: HandState) -> int:
         """The taking side's exact value, on the 162 scale (kept for the decision)."""
-        key = ("value", tuple(hand.hands), hand.taker, hand.mode)
+        key = ("value", tuple(hand.hands), hand.taker, hand.contract)
         if key not in self._memo:
             pos = position_of(hand, max_team=team_of(hand.taker))
             self._memo[key] = round(self._solve(pos) * pos.scale)
@@ -366,17 +367,17 @@ class SampledBidder(HeuristicBot):
     def _at_least(self, hand: HandState, seat: int, points: int) -> bool:
         """Whether ``seat``'s side makes at least ``points`` (162 scale) in ``hand``:
         one null-window search, kept for the decision."""
-        key = ("at_least", tuple(hand.hands), hand.taker, hand.mode, team_of(seat), points)
+        key = ("at_least", tuple(hand.hands), hand.taker, hand.contract, team_of(seat), points)
         if key not in self._memo:
             pos = position_of(hand, max_team=team_of(seat))
             self._memo[key] = self._solve(pos, math.ceil(points / pos.scale - 1e-9))
             self._solves += 1
         return bool(self._memo[key])
 
-    def _results(self, view: SeatView, taker: int, mode: int, level: int = -1,
+    def _results(self, view: SeatView, taker: int, contract: int, level: int = -1,
                  doubles: tuple[int, ...] = (1,)) -> list[list[tuple[float, float]]]:
         """For each of ``doubles``: :func:`calibrated_result` of the first
-        ``COINCHE_WORLDS`` sampled deals played by ``taker`` in ``mode`` (each deal solved
+        ``COINCHE_WORLDS`` sampled deals played by ``taker`` in ``contract`` (each deal solved
         once, exactly: a coinche's worth depends on the points, not only on the contract
         made), the score difference seen from this seat's side."""
         sign = 1 if team_of(view.seat) == 0 else -1
@@ -386,9 +387,9 @@ class SampledBidder(HeuristicBot):
         for i, hands in enumerate(self._sampled_deals(view)[:first]):
             if i >= LATE_BID_WORLDS and time.perf_counter() > self._deadline:
                 break
-            exact = self._exact(self._contract(view, hands, taker, mode, level))
+            exact = self._exact(self._contract(view, hands, taker, contract, level))
             for i, double in enumerate(doubles):
-                hand = self._contract(view, hands, taker, mode, level, double)
+                hand = self._contract(view, hands, taker, contract, level, double)
                 diff, made = calibrated_result(hand, exact)
                 out[i].append((sign * diff, made))
         return out
@@ -398,11 +399,11 @@ class SampledBidder(HeuristicBot):
     def _classic_bid(self, view: SeatView) -> int:
         actions = view.legal_actions
         if TAKE in actions:
-            mode = view.retourne >> 3
-            strength = suit_strength(view.hand, mode, view.retourne)
+            contract = view.retourne >> 3
+            strength = suit_strength(view.hand, contract, view.retourne)
             if abs(strength - TAKE_THRESHOLD) > self.strength_band:
                 return super().bid(view)
-            return TAKE if self._made(view, mode) >= self.take_probability else PASS
+            return TAKE if self._made(view, contract) >= self.take_probability else PASS
         suits = sorted(((suit_strength(view.hand, a - CALL_SPADES), a) for a in actions
                         if CALL_SPADES <= a < CALL_SPADES + 4), reverse=True)
         close = [a for strength, a in suits[:2]
@@ -423,16 +424,16 @@ class SampledBidder(HeuristicBot):
         if info is not None and info.bidder == partner_of(view.seat):
             return action  # partner's contract: the model raises it or passes
         best, best_made = action, -1.0
-        for mode in NO_TRUMP_MODES:
-            if not no_trump_candidate(view.hand, mode):
+        for contract in NO_TRUMP_MODES:
+            if not no_trump_candidate(view.hand, contract):
                 continue
             level = next((lvl for lvl in range(CAPOT_LEVEL)
-                          if bid_action(lvl, mode) in view.legal_actions), -1)
+                          if bid_action(lvl, contract) in view.legal_actions), -1)
             if level < 0:
                 continue
-            made = self._made(view, mode, level)
+            made = self._made(view, contract, level)
             if made >= self.level_probability and made > best_made:
-                best, best_made = bid_action(level, mode), made
+                best, best_made = bid_action(level, contract), made
         if best == action or action == PASS:
             return best
         # the suit the model chose, at the level of the sans/tout atout found (the
@@ -442,33 +443,34 @@ class SampledBidder(HeuristicBot):
         return best
 
     def _coinches(self, view: SeatView, bid: int, bidder: int) -> bool:
-        level, mode = bid_of(bid)
+        level, contract = bid_of(bid)
         short = self.budget_ms is not None and self.budget_ms < COINCHE_MIN_MS
-        if not self.solve_coinche or short or mode >= 4 or abs(suit_strength(view.hand, mode)
-                            - self.style.coinche_strength) > self.strength_band:
+        if not self.solve_coinche or short or not has_trump_suit(contract) or abs(
+                suit_strength(view.hand, contract) - self.style.coinche_strength
+        ) > self.strength_band:
             return super()._coinches(view, bid, bidder)
-        passed, coinched = self._results(view, bidder, mode, level, (1, 2))
+        passed, coinched = self._results(view, bidder, contract, level, (1, 2))
         return sum(d for d, _ in coinched) > sum(d for d, _ in passed)
 
-    def _reachable_level(self, view: SeatView, mode: int, support: bool, z: float) -> int:
+    def _reachable_level(self, view: SeatView, contract: int, support: bool, z: float) -> int:
         # Solved only where it can change the call: the model's level near the lowest
         # level that outbids in this suit (the only one ever bid), for a suit near the
         # model's best. The solves say whether that lowest level is made often enough.
-        model = super()._reachable_level(view, mode, support, z)
+        model = super()._reachable_level(view, contract, support, z)
         lowest = next((lvl for lvl in range(CAPOT_LEVEL)
-                       if bid_action(lvl, mode) in view.legal_actions), CAPOT_LEVEL)
+                       if bid_action(lvl, contract) in view.legal_actions), CAPOT_LEVEL)
         levels = sorted((super(SampledBidder, self)._reachable_level(view, m, False, z)
                          for m in range(4)), reverse=True)
         # at most the two best suits by the model are solved
         if (lowest == CAPOT_LEVEL or abs(model - lowest) > self.band
                 or model < max(levels[0] - self.band, levels[1])):
             return model
-        if self._made(view, mode, lowest) >= self.level_probability:
+        if self._made(view, contract, lowest) >= self.level_probability:
             return max(model, lowest)
         return min(model, lowest - 1)
 
-    def _made(self, view: SeatView, mode: int, level: int = -1) -> float:
-        """How often this seat's contract in ``mode`` (auction games: at ``level``) is
+    def _made(self, view: SeatView, contract: int, level: int = -1) -> float:
+        """How often this seat's contract ``contract`` (auction games: at ``level``) is
         made over the sampled deals: one null-window search a deal, at the least exact
         value that makes it by the rules."""
         made = 0
@@ -477,7 +479,7 @@ class SampledBidder(HeuristicBot):
             if i >= LATE_BID_WORLDS and time.perf_counter() > self._deadline:
                 deals = deals[:i]
                 break
-            hand = self._contract(view, hands, view.seat, mode, level)
+            hand = self._contract(view, hands, view.seat, contract, level)
             low, high = 0, 163  # the least exact value whose calibrated result is made
             while low < high:
                 mid = (low + high) // 2
@@ -509,16 +511,16 @@ class SampledBidder(HeuristicBot):
                 values[action] = (statistics.mean(d for d, _ in doubled)
                                   - statistics.mean(d for d, _ in plain))
         bids = [a for a in actions if is_bid(a)]
-        for mode in sorted({bid_of(a)[1] for a in bids}):
-            exact = [(hands, self._exact(self._contract(view, hands, view.seat, mode, 0)))
+        for contract in sorted({bid_of(a)[1] for a in bids}):
+            exact = [(hands, self._exact(self._contract(view, hands, view.seat, contract, 0)))
                      for hands in self._sampled_deals(view)]
             sign = 1 if team_of(view.seat) == 0 else -1
             for action in bids:
                 level, m = bid_of(action)
-                if m == mode:
+                if m == contract:
                     values[action] = statistics.mean(
                         sign * calibrated_result(
-                            self._contract(view, hands, view.seat, mode, level), value)[0]
+                            self._contract(view, hands, view.seat, contract, level), value)[0]
                         for hands, value in exact)
         return "expected score", values
 
@@ -544,7 +546,7 @@ class ExpertBot:
                  threads: int = 1) -> None:
         """``samples`` worlds per decision: a fixed number, so that a seed gives the same
         play on any machine; with ``budget_s`` the bot stops sampling when the time is up
-        (after ``min_samples``) instead. ``budget_ms``: the anytime mode above. Bids
+        (after ``min_samples``) instead. ``budget_ms``: the anytime contract above. Bids
         from solved deals (:class:`SampledBidder`, ``bid_worlds`` a decision; default:
         ``AUCTION_WORLDS`` / ``CLASSIC_WORLDS``); ``bid_worlds=0`` bids with the
         heuristic's model instead. ``misfit_weight``: in auction games, a world's weight
@@ -691,25 +693,25 @@ class ExpertBot:
 
 
 MIN_WORLDS = 6
-"""Anytime mode: worlds solved exactly only when at least this many fit in the budget;
+"""Anytime contract: worlds solved exactly only when at least this many fit in the budget;
 the best card may be declared clear only after this many."""
 MAX_WORLDS = 4000
-"""Anytime mode: a cap on the worlds of one decision (distinct deals run out anyway)."""
+"""Anytime contract: a cap on the worlds of one decision (distinct deals run out anyway)."""
 CAP_FACTOR = 1.8
-"""Anytime mode: a world solved exactly is given up (and the decision made from the
+"""Anytime contract: a world solved exactly is given up (and the decision made from the
 worlds so far) if it would end past this many budgets from the decision's start (the
 worlds' costs vary: a full deal's solve took 5 to 100 ms)."""
 NODES_PER_MS_PRIOR = 2000.0
-"""Anytime mode: the solver's first guess of nodes per ms and thread (1,750 per CPU ms
+"""Anytime contract: the solver's first guess of nodes per ms and thread (1,750 per CPU ms
 measured on full deals on this machine under load; more when quiet)."""
 CLEAR_Z = 3.0
-"""Anytime mode: stop early once the best card is this many standard errors ahead."""
+"""Anytime contract: stop early once the best card is this many standard errors ahead."""
 WORLD_MS_PRIOR: dict[tuple[bool, int], float] = {
     (True, 8): 35.0, (True, 7): 5.0, (True, 6): 1.2, (True, 5): 0.25,
     (True, 4): 0.06, (True, 3): 0.03, (True, 2): 0.02,
     (False, 8): 0.5, (False, 7): 0.4, (False, 6): 0.3, (False, 5): 0.2,
 }
-"""Anytime mode: first guesses of one world's ms, by (solved exactly, tricks left, the
+"""Anytime contract: first guesses of one world's ms, by (solved exactly, tricks left, the
 current one included): the
 mean over 40 contrée deals on this 2-core machine, one thread (solving every legal card
 exactly, or 64 rollouts each; the means, not the medians: the first trick's solves have a
@@ -729,11 +731,11 @@ def auction_fit(view: SeatView, hands: list[CardSet], misfit_weight: float) -> f
         if not is_bid(call):
             continue
         seat = (view.first_hand + i) % 4
-        level, mode = bid_of(call)
-        if seat == view.seat or mode >= 4:
+        level, contract = bid_of(call)
+        if seat == view.seat or not has_trump_suit(contract):
             continue
         leads = (view.first_hand - seat) % 2 == 0
-        if contract_points(held[seat], mode, leads) < 80 + 10 * level - 40:
+        if contract_points(held[seat], contract, leads) < 80 + 10 * level - 40:
             weight *= misfit_weight
     return weight
 

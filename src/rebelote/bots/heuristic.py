@@ -142,15 +142,15 @@ def bid_expectation(view: SeatView, action: int) -> float:
     """Auction games: the expected score difference (our side's minus the other's) of
     the deal if the bid ``action`` became the contract, by the rules' own scoring, with
     the points made drawn from the :func:`contract_points` model (16 quantiles)."""
-    level, mode = bid_of(action)
-    if mode >= NO_TRUMP:
+    level, contract = bid_of(action)
+    if contract >= NO_TRUMP:
         return 0.0  # no model for sans / tout atout contracts
     me = view.seat
     hand = view.hand
     leads = team_of(view.first_hand) == team_of(me)
-    trumps = [c & 7 for c in cards_of(hand) if c >> 3 == mode]
+    trumps = [c & 7 for c in cards_of(hand) if c >> 3 == contract]
     belote = 20 if KING in trumps and QUEEN in trumps else 0
-    mean = contract_points(hand, mode, leads) - belote
+    mean = contract_points(hand, contract, leads) - belote
     total = 0.0
     for z in _QUANTILES:
         made = max(0, min(162, round(mean + CONTRACT_SD * z)))
@@ -215,25 +215,25 @@ class HeuristicBot:
         # fitted on exact solves of random deals), partner's bid in that suit as support.
         partner_level = -1
         if bidder >= 0 and bidder == partner_of(me):
-            partner_level, partner_mode = bid_of(last_bid)
+            partner_level, partner_contract = bid_of(last_bid)
             if self._has_bid(view, me):
                 return PASS  # one raise each: a raise already counts partner's strength
         z = self._outbid_z if bidder >= 0 and team_of(bidder) != team_of(me) else self._make_z
-        best_level, best_mode = -1, 0
-        for mode in range(4):
-            support = partner_level >= 0 and mode == partner_mode
-            level = self._reachable_level(view, mode, support, z)
+        best_level, best_contract = -1, 0
+        for contract in range(4):
+            support = partner_level >= 0 and contract == partner_contract
+            level = self._reachable_level(view, contract, support, z)
             if level > best_level:
-                best_level, best_mode = level, mode
+                best_level, best_contract = level, contract
         if best_level < 0:
             return PASS
-        if partner_level >= 0 and best_mode != partner_mode:
+        if partner_level >= 0 and best_contract != partner_contract:
             return PASS  # let partner play his suit
         # The lowest level that outbids: a higher contract adds its value when made but
         # costs more, and fails more, when not.
         levels = range(best_level + 1) if self.style.lowest_level else range(best_level, -1, -1)
         for lvl in levels:
-            action = bid_action(lvl, best_mode)
+            action = bid_action(lvl, best_contract)
             if action in actions:
                 return action
         return PASS
@@ -241,16 +241,16 @@ class HeuristicBot:
     def _coinches(self, view: SeatView, bid: int, bidder: int) -> bool:
         """Whether to coinche the opponents' ``bid`` (made by ``bidder``): a suit
         contract of the style's level or more, with the style's trump strength in it."""
-        level, mode = bid_of(bid)
-        return (mode < NO_TRUMP and level >= self.style.coinche_level
-                and suit_strength(view.hand, mode) >= self.style.coinche_strength)
+        level, contract = bid_of(bid)
+        return (contract < NO_TRUMP and level >= self.style.coinche_level
+                and suit_strength(view.hand, contract) >= self.style.coinche_strength)
 
-    def _reachable_level(self, view: SeatView, mode: int, support: bool, z: float) -> int:
+    def _reachable_level(self, view: SeatView, contract: int, support: bool, z: float) -> int:
         """The highest level (index in ``BID_VALUES``; -1: not even 80) that a contract
-        in ``mode`` taken by this seat makes with the probability whose normal quantile is
+        in ``contract`` taken by this seat makes with the probability whose normal quantile is
         ``z``, by the :func:`contract_points` model; ``support``: partner bid the suit."""
         leads = team_of(view.first_hand) == team_of(view.seat)  # our side leads trick 1
-        mean = contract_points(view.hand, mode, leads)
+        mean = contract_points(view.hand, contract, leads)
         if support:
             mean += self.style.partner_support
         top = mean - CONTRACT_SD * z
@@ -265,9 +265,9 @@ class HeuristicBot:
 
     def play(self, view: SeatView, k: Knowledge) -> Card:
         legal = list(view.legal_actions)
-        mode = view.contract
-        points = points_table(mode, view.rules.all_trump_points)
-        win = WIN_VALUE[mode]
+        contract = view.contract
+        points = points_table(contract, view.rules.all_trump_points)
+        win = WIN_VALUE[contract]
         unseen = k.unseen
         n = view.rules.players
         me = view.seat
@@ -275,15 +275,15 @@ class HeuristicBot:
         trick = view.trick
 
         def master(c: Card) -> bool:
-            return HIGHER[mode][c] & unseen == 0
+            return HIGHER[contract][c] & unseen == 0
 
         if trick is None or not trick.cards:
             return self._lead(view, k, legal, points, master, my_team)
         led = trick.cards[0] >> 3
-        best_index = winning_index(trick.cards, mode)
+        best_index = winning_index(trick.cards, contract)
         best_card = trick.cards[best_index]
         best_seat = trick.seat_of(best_index, n)
-        best_value = strength(best_card, mode, led)
+        best_value = strength(best_card, contract, led)
         table_points = sum(points[c] for c in trick.cards)
         last = len(trick.cards) == n - 1
         partner_winning = side_of(best_seat, n, view.taker) == my_team and best_seat != me
@@ -294,28 +294,28 @@ class HeuristicBot:
             """Could an opponent playing after me still take the trick?"""
             for s in opponents_after:
                 room = unseen & ~k.excluded[s]
-                if value >= TRUMP_STRENGTH or mode in (NO_TRUMP, ALL_TRUMP):
-                    if HIGHER[mode][card] & room:  # a higher card of the same suit
+                if value >= TRUMP_STRENGTH or contract in (NO_TRUMP, ALL_TRUMP):
+                    if HIGHER[contract][card] & room:  # a higher card of the same suit
                         return True
                     continue
-                if room & SUIT_MASK[led] & HIGHER[mode][card]:
+                if room & SUIT_MASK[led] & HIGHER[contract][card]:
                     return True
-                if mode < NO_TRUMP and not room & SUIT_MASK[led] and room & SUIT_MASK[mode]:
+                if contract < NO_TRUMP and not room & SUIT_MASK[led] and room & SUIT_MASK[contract]:
                     return True  # void in the suit led, may trump
             return False
 
         if partner_winning:
             if last or not can_be_beaten(best_value, best_card):
                 # Load points, keeping our own masters and trumps when we can.
-                return max(legal, key=lambda c: (points[c] - (15 if c >> 3 == mode else 0)
+                return max(legal, key=lambda c: (points[c] - (15 if c >> 3 == contract else 0)
                                                  - (8 if master(c) and points[c] >= 10 and
                                                     c >> 3 != led else 0), -win[c]))
             return min(legal, key=lambda c: (points[c], win[c]))
-        winners = [c for c in legal if strength(c, mode, led) > best_value]
+        winners = [c for c in legal if strength(c, contract, led) > best_value]
         if winners:
             if last:
                 return max(winners, key=lambda c: (points[c], -win[c]))
-            safe = [c for c in winners if not can_be_beaten(strength(c, mode, led), c)]
+            safe = [c for c in winners if not can_be_beaten(strength(c, contract, led), c)]
             if safe:
                 return min(safe, key=lambda c: (win[c] >= TRUMP_STRENGTH,
                                                 points[c] if table_points < 10
@@ -323,30 +323,30 @@ class HeuristicBot:
             if table_points >= 10:
                 return max(winners, key=lambda c: win[c])
         return min(legal, key=lambda c: (points[c] + (6 if master(c) else 0)
-                                         + (4 if c >> 3 == mode else 0), win[c]))
+                                         + (4 if c >> 3 == contract else 0), win[c]))
 
     def _lead(self, view: SeatView, k: Knowledge, legal: list[Card], points: tuple[int, ...],
               is_master: Callable[[Card], bool], my_team: int) -> Card:
-        mode = view.contract
+        contract = view.contract
         n = view.rules.players
         unseen = k.unseen
         taking_side = side_of(view.taker, n, view.taker) == my_team
-        if mode < NO_TRUMP:
-            my_trumps = [c for c in legal if c >> 3 == mode]
+        if contract < NO_TRUMP:
+            my_trumps = [c for c in legal if c >> 3 == contract]
             opponents = [s for s in range(n) if side_of(s, n, view.taker) != my_team]
-            their_trumps = any(unseen & SUIT_MASK[mode] & ~k.excluded[s] for s in opponents)
+            their_trumps = any(unseen & SUIT_MASK[contract] & ~k.excluded[s] for s in opponents)
             if taking_side and my_trumps and their_trumps:
                 masters = [c for c in my_trumps if is_master(c)]
                 if masters:
-                    return max(masters, key=lambda c: WIN_VALUE[mode][c])
+                    return max(masters, key=lambda c: WIN_VALUE[contract][c])
                 if view.seat == view.taker and len(my_trumps) >= 3:
-                    return min(my_trumps, key=lambda c: WIN_VALUE[mode][c])
-        plain_masters = [c for c in legal if c >> 3 != mode and is_master(c)]
+                    return min(my_trumps, key=lambda c: WIN_VALUE[contract][c])
+        plain_masters = [c for c in legal if c >> 3 != contract and is_master(c)]
         if plain_masters:
             return max(plain_masters, key=lambda c: points[c])
-        plain = [c for c in legal if c >> 3 != mode] or legal
+        plain = [c for c in legal if c >> 3 != contract] or legal
         by_suit: dict[int, list[Card]] = {}
         for c in plain:
             by_suit.setdefault(c >> 3, []).append(c)
         longest = max(by_suit.values(), key=len)
-        return min(longest, key=lambda c: (points[c], WIN_VALUE[mode][c]))
+        return min(longest, key=lambda c: (points[c], WIN_VALUE[contract][c]))

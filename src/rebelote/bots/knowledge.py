@@ -49,38 +49,38 @@ class Knowledge:
         return everything & ~v.hand & ~v.played_cards()
 
 
-def _infer_from_trick(trick: Trick, players: int, mode: int, partner_free: bool,
+def _infer_from_trick(trick: Trick, players: int, contract: int, partner_free: bool,
                       undertrump_required: bool, excluded: list[CardSet]) -> None:
     """Voids and trump limits that the obligations of RULES.md §5 reveal in one trick."""
     if not trick.cards:
         return
     lead = trick.cards[0]
     led = lead >> 3
-    win = WIN_VALUE[mode]
+    win = WIN_VALUE[contract]
     best_card = lead
     best_value = win[lead]
     best_seat = trick.leader
-    trump_like_led = led == mode or mode == ALL_TRUMP
+    trump_like_led = led == contract or contract == ALL_TRUMP
     for i, card in enumerate(trick.cards[1:], start=1):
         seat = (trick.leader + i) % players
         suit = card >> 3
         if suit != led:
             excluded[seat] |= SUIT_MASK[led]  # did not follow: void in the suit led
-            if mode < NO_TRUMP and suit != mode:
+            if contract < NO_TRUMP and suit != contract:
                 partner_master = best_seat == partner_of(seat, players)
                 if not (partner_free and partner_master):
                     if best_value >= TRUMP_STRENGTH and not undertrump_required:
                         # free to discard when unable to overtrump: no higher trump
-                        excluded[seat] |= HIGHER[mode][best_card]
+                        excluded[seat] |= HIGHER[contract][best_card]
                     else:
-                        excluded[seat] |= SUIT_MASK[mode]  # did not trump: none left
-            elif mode < NO_TRUMP and suit == mode and best_value >= TRUMP_STRENGTH:
+                        excluded[seat] |= SUIT_MASK[contract]  # did not trump: none left
+            elif contract < NO_TRUMP and suit == contract and best_value >= TRUMP_STRENGTH:
                 partner_master = best_seat == partner_of(seat, players)
                 if win[card] < best_value and not (partner_free and partner_master):
-                    excluded[seat] |= HIGHER[mode][best_card]  # under-trumped: none higher
+                    excluded[seat] |= HIGHER[contract][best_card]  # under-trumped: none higher
         elif trump_like_led and win[card] < best_value:
-            excluded[seat] |= HIGHER[mode][best_card]  # did not go over: none higher
-        v = strength(card, mode, led)
+            excluded[seat] |= HIGHER[contract][best_card]  # did not go over: none higher
+        v = strength(card, contract, led)
         if v > best_value:
             best_value = v
             best_card = card
@@ -93,11 +93,11 @@ def knowledge_of(view: SeatView) -> Knowledge:
     n = rules.players
     excluded = [0] * n
     known = [0] * n
-    mode = view.contract
+    contract = view.contract
     me = view.seat
-    if mode != NO_CONTRACT:
+    if contract != NO_CONTRACT:
         for trick in (*view.tricks, *((view.trick,) if view.trick is not None else ())):
-            _infer_from_trick(trick, n, mode, rules.partner_master_free,
+            _infer_from_trick(trick, n, contract, rules.partner_master_free,
                               rules.undertrump == "required", excluded)
     played = view.played_cards()
     # Announcement cards shown at trick 2 are held by their seat until played.
