@@ -105,6 +105,10 @@ def _state(pos: Position) -> tuple[np.ndarray, int, int, int, int, int, int, int
             pos.best_value, pos.best_seat, pos.trick_points, pos.won0, pos.won1)
 
 
+THREADED_MIN_CARDS = 21
+"""Positions with fewer cards are solved on one thread whatever ``threads`` says: their
+solve (well under a millisecond from the third trick from the end) costs less than
+handing the cards to the threads."""
 _POOLS: dict[int, ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
 
@@ -190,7 +194,8 @@ class Solver:
                                            pos.params, reps))
         cards = [c for c in range(32) if legal >> c & 1]
         searched = [c for c in cards if reps[c] == c]
-        if self.threads == 1:
+        cards_left = sum(int(h).bit_count() for h in pos.hands)
+        if self.threads == 1 or cards_left < THREADED_MIN_CARDS or len(searched) == 1:
             only = sum(1 << c for c in searched)
             _limit(self.stats, nodes)
             values = self._solve_cards(pos, only, -1, gen, self.stats, *k.new_heuristics())
