@@ -204,7 +204,7 @@ class SampledBidder(HeuristicBot):
         self._solves = 0
         self._cap = math.inf
         """With a budget: when a solve is given up (:data:`CAP_FACTOR` budgets in)..."""
-        self._nodes_per_ms = NODES_PER_MS_PRIOR
+        self._nodes_per_ms = SOLVER_SPEED[0]
         """... converted to nodes with the solver's speed, learned as it bids..."""
         self._model = HeuristicBot(seed)
         """... and the model that then decides (a heuristic whose calls solve nothing)."""
@@ -268,7 +268,7 @@ class SampledBidder(HeuristicBot):
         if nodes is not None:
             took = max(1e-3, (time.perf_counter() - started) * 1000)
             rate = (int(self.solver.stats[0]) - before) / took
-            self._nodes_per_ms = 0.7 * self._nodes_per_ms + 0.3 * rate
+            self._nodes_per_ms = SOLVER_SPEED[0] = 0.5 * self._nodes_per_ms + 0.5 * rate
         if result is None:
             raise _OutOfTime
         return result
@@ -546,7 +546,7 @@ class ExpertBot:
                  threads: int = 1) -> None:
         """``samples`` worlds per decision: a fixed number, so that a seed gives the same
         play on any machine; with ``budget_s`` the bot stops sampling when the time is up
-        (after ``min_samples``) instead. ``budget_ms``: the anytime contract above. Bids
+        (after ``min_samples``) instead. ``budget_ms``: the anytime mode above. Bids
         from solved deals (:class:`SampledBidder`, ``bid_worlds`` a decision; default:
         ``AUCTION_WORLDS`` / ``CLASSIC_WORLDS``); ``bid_worlds=0`` bids with the
         heuristic's model instead. ``misfit_weight``: in auction games, a world's weight
@@ -582,9 +582,12 @@ class ExpertBot:
         self.samples_used = 0
         self.solved = False
         """Whether the last decision solved its worlds exactly (else rollouts)."""
+        self.stopped = ""
+        """Why the last anytime decision stopped: ``budget``, ``clear`` (the best card
+        clear), ``cap`` (a world given up at 1.8 budgets) or ``worlds`` (no more)."""
         self._world_ms: dict[tuple[bool, int], float] = dict(WORLD_MS_PRIOR)
         """Expected ms of one world, by (solved exactly, cards left): learned as it plays."""
-        self._nodes_per_ms = NODES_PER_MS_PRIOR
+        self._nodes_per_ms = SOLVER_SPEED[0]
         """The solver's nodes per ms and thread here: learned as it plays, to cap a world."""
 
     def choose(self, view: SeatView) -> int:
@@ -640,16 +643,20 @@ class ExpertBot:
         evidence = Evidence(legal)
         total_weight = 0.0
         samples = 0
+        self.stopped = "worlds"
         while samples < max_samples:
             t = time.perf_counter()
             if anytime and samples >= 1:
                 if t + self._world_cost(exact, tricks_left) / 1000 > deadline:
+                    self.stopped = "budget"
                     break
                 if samples >= MIN_WORLDS and samples % 4 == 0 and evidence.clear():
+                    self.stopped = "clear"
                     break
             try:
                 hands = sample_hands(k, self.rng)
             except SamplingError:
+                self.stopped = "worlds"
                 break
             weight = play_likelihood(view, hands) if self.weighted else 1.0
             if self.misfit_weight != 1.0:
@@ -662,9 +669,10 @@ class ExpertBot:
                 solved = self.solver.move_values_within(
                     pos, max(1, int(cap_ms * self._nodes_per_ms)))
                 took = max(1e-3, (time.perf_counter() - t) * 1000)
-                rate = (self.solver.stats[0] - nodes) / took / self.solver.threads
-                self._nodes_per_ms = 0.7 * self._nodes_per_ms + 0.3 * rate
+                rate = (self.solver.stats[0] - nodes) / took / self.solver.last_threads
+                self._nodes_per_ms = SOLVER_SPEED[0] = 0.5 * self._nodes_per_ms + 0.5 * rate
                 if solved is None:
+                    self.stopped = "cap"
                     break
                 values = {c: float(v) for c, v in solved.items()}
             elif exact:
@@ -693,25 +701,29 @@ class ExpertBot:
 
 
 MIN_WORLDS = 6
-"""Anytime contract: worlds solved exactly only when at least this many fit in the budget;
+"""Anytime mode: worlds solved exactly only when at least this many fit in the budget;
 the best card may be declared clear only after this many."""
 MAX_WORLDS = 4000
-"""Anytime contract: a cap on the worlds of one decision (distinct deals run out anyway)."""
+"""Anytime mode: a cap on the worlds of one decision (distinct deals run out anyway)."""
 CAP_FACTOR = 1.8
-"""Anytime contract: a world solved exactly is given up (and the decision made from the
+"""Anytime mode: a world solved exactly is given up (and the decision made from the
 worlds so far) if it would end past this many budgets from the decision's start (the
 worlds' costs vary: a full deal's solve took 5 to 100 ms)."""
-NODES_PER_MS_PRIOR = 2000.0
-"""Anytime contract: the solver's first guess of nodes per ms and thread (1,750 per CPU ms
-measured on full deals on this machine under load; more when quiet)."""
+NODES_PER_MS_PRIOR = 1000.0
+"""Anytime mode: the solver's first guess of nodes per ms and thread (the nodes it
+counts: 1,100 to 1,600 a ms on full deals on this machine, quiet; a guess too high let a
+decision run to 3.3 budgets)."""
+SOLVER_SPEED = [NODES_PER_MS_PRIOR]
+"""What every bot of this process learned of the solver's speed (nodes per ms and
+thread): a match makes new bots for each deal, which start from it."""
 CLEAR_Z = 3.0
-"""Anytime contract: stop early once the best card is this many standard errors ahead."""
+"""Anytime mode: stop early once the best card is this many standard errors ahead."""
 WORLD_MS_PRIOR: dict[tuple[bool, int], float] = {
     (True, 8): 35.0, (True, 7): 5.0, (True, 6): 1.2, (True, 5): 0.25,
     (True, 4): 0.06, (True, 3): 0.03, (True, 2): 0.02,
     (False, 8): 0.5, (False, 7): 0.4, (False, 6): 0.3, (False, 5): 0.2,
 }
-"""Anytime contract: first guesses of one world's ms, by (solved exactly, tricks left, the
+"""Anytime mode: first guesses of one world's ms, by (solved exactly, tricks left, the
 current one included): the
 mean over 40 contrée deals on this 2-core machine, one thread (solving every legal card
 exactly, or 64 rollouts each; the means, not the medians: the first trick's solves have a

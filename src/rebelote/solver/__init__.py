@@ -137,6 +137,8 @@ class Solver:
         self.generation = 0
         self.stats = np.zeros(64, dtype=np.int64)
         """Counters: nodes, searches (aspiration passes), TT probes, TT hits."""
+        self.last_threads = 1
+        """The threads the last :meth:`move_values` ran on (small positions take one)."""
 
     def _next_generation(self) -> int:
         """A new stamp for the table's entries (older ones no longer count); the table is
@@ -195,7 +197,9 @@ class Solver:
         cards = [c for c in range(32) if legal >> c & 1]
         searched = [c for c in cards if reps[c] == c]
         cards_left = sum(int(h).bit_count() for h in pos.hands)
-        if self.threads == 1 or cards_left < THREADED_MIN_CARDS or len(searched) == 1:
+        one = self.threads == 1 or cards_left < THREADED_MIN_CARDS or len(searched) == 1
+        self.last_threads = 1 if one else self.threads
+        if one:
             only = sum(1 << c for c in searched)
             _limit(self.stats, nodes)
             values = self._solve_cards(pos, only, -1, gen, self.stats, *k.new_heuristics())
