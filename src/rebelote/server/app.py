@@ -32,7 +32,7 @@ import re
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -346,6 +346,8 @@ class GroupCommit:
         self._done: asyncio.Future[StorageFailure | None] | None = None
         """The batch being gathered: its waiters."""
         self._writing = False
+        self.in_flight: set[str] = set()
+        """The tables of the batch being written."""
         self._lock: asyncio.Lock | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="writer")
@@ -354,6 +356,13 @@ class GroupCommit:
     def busy(self) -> bool:
         """Whether actions are being written or wait for it."""
         return self._writing or self._done is not None
+
+    def unstored(self, tables: Iterable[str]) -> bool:
+        """Whether any of ``tables`` has actions not yet written (waiting or in the
+        batch being written): an answer about it waits for the write; others need not
+        (an idle table's sync waited for every batch, 90 ms p99 on a busy server)."""
+        pending = self.service.pending_tables() | self.in_flight
+        return any(t in pending for t in tables)
 
     async def flush(self) -> StorageFailure | None:
         """Wait until everything handled so far is written: None, or the failure of the
@@ -388,6 +397,7 @@ class GroupCommit:
         tables = self.service.tables_of(batch)
         started = time.perf_counter()
         self._writing = True
+        self.in_flight = {t for t, *_ in batch}
         try:
             await asyncio.get_running_loop().run_in_executor(
                 self._writer, self.service.store_batch, batch, tables)
@@ -397,6 +407,7 @@ class GroupCommit:
             return failure
         finally:
             self._writing = False
+            self.in_flight = set()
             if self.watch is not None:
                 self.watch.note("commit", (time.perf_counter() - started) * 1e3)
         return None
@@ -834,8 +845,8 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                         task.add_done_callback(hints.discard)
                         continue
                     out = service.handle(player, message, commit=False)
-                    if service.uncommitted or group.busy:
-                        before = service.snapshot(out)
+                    before = service.snapshot(out)
+                    if group.unstored(before):
                         await group.flush()
                         undone = service.undone(before)  # its players told by the group
                         if undone:

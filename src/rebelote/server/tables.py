@@ -572,6 +572,10 @@ class TableService:
         except Exception as exc:
             raise self.not_stored(batch, exc) from exc
 
+    def pending_tables(self) -> set[str]:
+        """The tables with actions handled but not yet taken to be written."""
+        return {t for t, *_ in self._pending}
+
     def take_pending(self) -> list[tuple[str, int, str, dict[str, Any]]]:
         """The actions handled since the last commit, to be written (:meth:`store_batch`
         and then :meth:`not_stored` if it failed); later ones make the next batch."""
