@@ -844,9 +844,12 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                         hints.add(task)
                         task.add_done_callback(hints.discard)
                         continue
+                    recorded = service.pending_count
                     out = service.handle(player, message, commit=False)
                     before = service.snapshot(out)
-                    if group.unstored(before):
+                    # its own actions (a "left" names no table), or a table it speaks of
+                    # with actions not yet written: the answers wait for the write
+                    if service.pending_count > recorded or group.unstored(before):
                         await group.flush()
                         undone = service.undone(before)  # its players told by the group
                         if undone:

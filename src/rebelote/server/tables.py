@@ -572,6 +572,12 @@ class TableService:
         except Exception as exc:
             raise self.not_stored(batch, exc) from exc
 
+    @property
+    def pending_count(self) -> int:
+        """How many actions wait to be taken to be written (grows as a message records
+        actions)."""
+        return len(self._pending)
+
     def pending_tables(self) -> set[str]:
         """The tables with actions handled but not yet taken to be written."""
         return {t for t, *_ in self._pending}
