@@ -387,23 +387,25 @@ class GroupCommit:
                 done.set_exception(exc)
 
     async def _write(self) -> StorageFailure | None:
+        loop = asyncio.get_running_loop()
         batch = self.service.take_pending()
-        absences, self.service.absences = self.service.absences, {}
-        if absences:  # stand-in timers (a failure is logged, never refuses an action)
-            await asyncio.get_running_loop().run_in_executor(
-                self._writer, self.service.store_absences, absences)
-        if not batch:
-            return None
         tables = self.service.tables_of(batch)
-        started = time.perf_counter()
+        self.in_flight = {t for t, *_ in batch}  # from the take on: unstored() sees them
         self._writing = True
-        self.in_flight = {t for t, *_ in batch}
+        started = time.perf_counter()
+        absences, self.service.absences = self.service.absences, {}
         try:
-            await asyncio.get_running_loop().run_in_executor(
-                self._writer, self.service.store_batch, batch, tables)
+            if absences:  # stand-in timers (a failure is logged, never refuses an action)
+                await loop.run_in_executor(self._writer, self.service.store_absences,
+                                           absences)
+            if not batch:
+                return None
+            await loop.run_in_executor(self._writer, self.service.store_batch, batch, tables)
         except Exception as exc:
             failure = self.service.not_stored(batch, exc)  # undone, on the loop
-            asyncio.get_running_loop().create_task(self.deliver(failure.messages))
+            task = loop.create_task(self.deliver(failure.messages))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
             return failure
         finally:
             self._writing = False
