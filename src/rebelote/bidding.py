@@ -25,6 +25,7 @@ from rebelote.actions import (
 )
 from rebelote.auction import AuctionPart
 from rebelote.cards import ALL_TRUMP, NO_TRUMP, SPADES, SUITS, Card, CardSet, contract_name
+from rebelote.deal import deal_packets
 from rebelote.errors import IllegalCall
 from rebelote.phases import OVER
 from rebelote.tricks import team_of
@@ -62,14 +63,8 @@ class AuctionGameBidding(AuctionPart):
     def _deal_deck(self, deck: Sequence[Card]) -> None:
         n = self.n
         first = self.first
-        initial = [0] * n
-        i = 0
-        for packet in (int(p) for p in self.rules.auction_deal.split("-")):
-            for k in range(n):
-                seat = (first + k) % n
-                for c in deck[i:i + packet]:
-                    initial[seat] |= 1 << c
-                i += packet
+        initial, _dealt = deal_packets(deck, first, n,
+                                       [int(p) for p in self.rules.auction_deal.split("-")])
         self.initial = initial
         self.hands = initial[:]
         self.dealt = initial[:]

@@ -36,6 +36,21 @@ def deal_deck(rng: random.Random, players: int = 4) -> list[Card]:
     return deck
 
 
+def deal_packets(deck: Sequence[Card], first: int, players: int,
+                 packets: Sequence[int]) -> tuple[list[int], int]:
+    """Each seat's cards (bitmasks) after dealing ``deck`` in ``packets`` (e.g. 3, 2),
+    each packet round starting at seat ``first``; and how many cards were dealt."""
+    hands = [0] * players
+    i = 0
+    for packet in packets:
+        for k in range(players):
+            seat = (first + k) % players
+            for c in deck[i:i + packet]:
+                hands[seat] |= 1 << c
+            i += packet
+    return hands, i
+
+
 def check_deck(deck: Sequence[Card], players: int) -> None:
     """Raise ValueError unless ``deck`` holds each card in play exactly once."""
     if len(deck) != len(_DECKS[players]) or _DECK_SETS[players] != set(deck):

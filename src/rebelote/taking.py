@@ -23,6 +23,7 @@ from rebelote.actions import (
 )
 from rebelote.auction import AuctionPart
 from rebelote.cards import Card, CardSet, card_name
+from rebelote.deal import deal_packets
 from rebelote.errors import IllegalCall
 from rebelote.phases import OVER
 
@@ -50,15 +51,8 @@ class RetourneTaking(AuctionPart):
     def _deal_deck(self, deck: Sequence[Card]) -> None:
         n = self.n
         first = self.first
-        initial = [0] * n
-        i = 0
         packets = (3, 2) if self.rules.deal_packets == "3-2" else (2, 3)
-        for packet in packets:
-            for k in range(n):
-                seat = (first + k) % n
-                for c in deck[i:i + packet]:
-                    initial[seat] |= 1 << c
-                i += packet
+        initial, i = deal_packets(deck, first, n, packets)
         self.initial = initial
         self.hands = initial[:]
         self.retourne = deck[i]
