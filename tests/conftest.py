@@ -39,3 +39,16 @@ def isolated_user_paths(tmp_path_factory: pytest.TempPathFactory,
         if name.startswith("REBELOTE_") and not name.startswith(_KEPT_SETTINGS):
             monkeypatch.delenv(name)
     yield home
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    """A Redis server of the test's own (the scale-out mode's tests)."""
+    from tests.servers import redis_server
+
+    with redis_server(tmp_path) as url:
+        if url is None:
+            if os.environ.get("CI"):
+                pytest.fail("redis-server is not installed (.ci/run installs it)")
+            pytest.skip("redis-server is not installed")
+        yield url

@@ -7,34 +7,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import redis
 from sqlalchemy import event
 from websockets.asyncio.client import ClientConnection, connect
 
 from rebelote.server.store import Store
 from rebelote.server.tables import TableService
-from tests.servers import free_port, redis_server, sign_in_guest, start_server
+from tests.servers import free_port, sign_in_guest, start_server
 
 OWNER_TIMEOUT = 8.0
 TABLES = 24
-
-
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    with redis_server(tmp_path) as url:
-        if url is None:
-            if os.environ.get("CI"):
-                pytest.fail("redis-server is not installed (.ci/run installs it)")
-            pytest.skip("redis-server is not installed")
-        yield url
 
 
 async def _next(ws: ClientConnection, kind: str, timeout: float = 20) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -22,17 +21,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from tests.servers import free_port as _free_port
-from tests.servers import redis_server, sign_in_guest, start_server
-
-
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    with redis_server(tmp_path) as url:
-        if url is None:
-            if os.environ.get("CI"):
-                pytest.fail("redis-server is not installed (.ci/run installs it)")
-            pytest.skip("redis-server is not installed")
-        yield url
+from tests.servers import sign_in_guest, start_server
 
 
 def _lobby(port: int) -> list[dict[str, Any]]:
