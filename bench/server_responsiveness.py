@@ -181,9 +181,11 @@ def run(seconds: float, loaded: bool) -> dict[str, Any]:
             watch = json.loads(report.read_text())
             stalls = [ms for at, ms in watch["stalls"] if since <= at <= until]
             result["longest_gc_ms"] = watch["longest_gc_ms"]
+            result["longest_gc"] = watch.get("longest_gc")
             result["longest_commit_ms"] = watch["longest_ms"].get("commit")
             result["largest_stall_ms"] = round(max(stalls, default=0.0), 1)
             result["stalls_over_20ms"] = sum(ms > 20 for ms in stalls)
+            result["slow_callbacks"] = watch.get("slow_callbacks", [])[:8]
         return result
 
 

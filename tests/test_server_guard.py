@@ -42,7 +42,7 @@ def test_a_slow_hint_or_bot_delays_neither_the_lobby_nor_another_table(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from rebelote.bots.heuristic import HeuristicBot
 
-    def slow_hint(table_id: str, game: Any) -> dict[str, Any]:
+    def slow_hint(table_id: str, view: Any) -> dict[str, Any]:
         time.sleep(1.5)  # as long as a cold solver
         return {"type": "hint", "table": table_id, "actions": []}
 

@@ -21,13 +21,13 @@ from rebelote.game import Game
 from rebelote.hand import (
     CALL_SPADES,
     PASS,
-    PLAY,
     TAKE,
     HandState,
     action_name,
 )
 from rebelote.solver import Solver, position_of
 from rebelote.tricks import CARD_POINTS_TOTAL, raw_total, side_of
+from rebelote.view import SeatView
 
 
 class AnalysisError(ValueError):
@@ -55,16 +55,23 @@ def hint(game: Game, samples: int = 48) -> tuple[int, list[Hint]]:
     hand = game.current
     if hand is None or hand.is_over or game.is_over:
         raise AnalysisError("the record has no decision left: its last hand is finished")
-    seat = hand.turn
-    view = game.view(seat)
-    if hand.phase == PLAY:
+    return hand.turn, hint_view(game.view(hand.turn), samples)
+
+
+def hint_view(view: SeatView, samples: int = 48) -> list[Hint]:
+    """:func:`hint` from the seat's view alone (what the seat may see: the server sends
+    this, a few kilobytes, to its worker process rather than the whole game)."""
+    rules = view.rules
+    if view.turn != view.seat or not view.legal_actions:
+        raise AnalysisError("the seat has no decision to make")
+    if view.phase == "play":
         bot = ExpertBot(seed=0, samples=samples, solve_cards=24)
         values = bot.evaluate(view)
         if not values:
             raise AnalysisError("no deal of the hidden cards fits this record")
-        scale = _scale(hand)
+        scale = CARD_POINTS_TOTAL / raw_total(view.contract, rules.all_trump_points)
         hints = [Hint(action_name(c), v * scale, "expected points") for c, v in values.items()]
-    elif game.rules.players == 4:  # the expert's bidding evaluation: solved deals
+    elif rules.players == 4:  # the expert's bidding evaluation: solved deals
         bidder = SampledBidder(0, Solver(), worlds=samples // 4)
         measure, bid_values = bidder.bid_values(view)
         hints = [Hint(action_name(a), v, measure) for a, v in bid_values.items()]
@@ -76,17 +83,17 @@ def hint(game: Game, samples: int = 48) -> tuple[int, list[Hint]]:
             elif CALL_SPADES <= action < CALL_SPADES + 4:
                 value = suit_strength(view.hand, action - CALL_SPADES)
             elif action == PASS:
-                value = TAKE_THRESHOLD if len(view.calls) < game.rules.players else NAME_THRESHOLD
-                if game.rules.game == "auction":
+                value = TAKE_THRESHOLD if len(view.calls) < rules.players else NAME_THRESHOLD
+                if rules.game == "auction":
                     value = 0.0
             elif is_bid(action):
                 value = bid_expectation(view, action)
             else:
                 value = 0.0
-            measure = "expected score" if game.rules.game == "auction" else "strength"
+            measure = "expected score" if rules.game == "auction" else "strength"
             hints.append(Hint(action_name(action), value, measure))
     hints.sort(key=lambda h: -h.value)
-    return seat, hints
+    return hints
 
 
 def _scale(hand: HandState) -> float:

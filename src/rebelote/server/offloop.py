@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import gc
 import logging
 import multiprocessing
 import os
@@ -243,9 +244,49 @@ class LoopWatch:
         """(Unix time, ms late) of the wake-ups more than 2 ms late (the last 10,000)."""
         self.gc_ms = [0.0, 0.0, 0.0]
         """The longest garbage collection of each generation (a cause of stalls)."""
-        self._gc_start = 0.0
+        self._gc_start = self._gc_cpu = 0.0
+        self._gc_count = 0
+        self.gc_longest: list[dict[str, Any]] = [{}, {}, {}]
+        """The longest collection of each generation: wall and CPU ms, young objects,
+        the thread that ran it."""
         self.longest_ms: dict[str, float] = {}
         """The longest of other things that ran on the loop (the commits)."""
+        self.slow: list[tuple[float, str]] = []
+        """With ``trace_callbacks``: the loop's longest callbacks (ms, what), longest first."""
+
+    def trace_callbacks(self) -> None:
+        """Times every callback the loop runs and keeps the 30 longest with their names:
+        a diagnosis for benches (``REBELOTE_LOOP_REPORT``), too costly to leave on."""
+        handle_run = asyncio.events.Handle._run
+        watch = self
+
+        def timed(handle: asyncio.events.Handle) -> None:
+            owner = getattr(getattr(handle, "_callback", None), "__self__", None)
+            frame = owner.get_coro().cr_frame if isinstance(owner, asyncio.Task) else None
+            scope = getattr(frame.f_locals.get("self"), "scope", None) if frame else None
+            start = time.perf_counter()
+            handle_run(handle)
+            took = (time.perf_counter() - start) * 1e3
+            if took > 5 and (len(watch.slow) < 30 or took > watch.slow[-1][0]):
+                what = watch.describe(handle)
+                if isinstance(scope, dict):  # an HTTP request or a WebSocket: its path
+                    what += f" {scope.get('method', '')} {scope.get('path', '')}"
+                watch.slow.append((round(took, 1), what))
+                watch.slow.sort(key=lambda item: -item[0])
+                del watch.slow[30:]
+
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign,assignment]
+
+    @staticmethod
+    def describe(handle: asyncio.events.Handle) -> str:
+        """A callback's name; for a task's step, its coroutine and where it stopped."""
+        owner = getattr(getattr(handle, "_callback", None), "__self__", None)
+        if isinstance(owner, asyncio.Task):
+            coro = owner.get_coro()
+            frame = getattr(coro, "cr_frame", None)
+            where = f" line {frame.f_lineno}" if frame is not None else ""
+            return f"task {getattr(coro, '__qualname__', coro)}{where}"
+        return repr(handle)[:200]
 
     def note(self, what: str, ms: float) -> None:
         self.longest_ms[what] = max(self.longest_ms.get(what, 0.0), round(ms, 1))
@@ -253,14 +294,19 @@ class LoopWatch:
     def _gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._gc_start = time.perf_counter()
+            self._gc_cpu = time.thread_time()
+            self._gc_count = gc.get_count()[0]
         else:
             took = (time.perf_counter() - self._gc_start) * 1e3
             generation = info.get("generation", 0)
-            self.gc_ms[generation] = max(self.gc_ms[generation], took)
+            if took > self.gc_ms[generation]:
+                self.gc_ms[generation] = took
+                self.gc_longest[generation] = {
+                    "ms": round(took, 1),
+                    "cpu_ms": round((time.thread_time() - self._gc_cpu) * 1e3, 1),
+                    "young": self._gc_count, "thread": threading.current_thread().name}
 
     async def run(self) -> None:
-        import gc
-
         gc.callbacks.append(self._gc)
         while True:
             start = time.perf_counter()
@@ -278,4 +324,5 @@ class LoopWatch:
         return {"largest_stall_ms": round(self.largest_ms, 2), "samples": self.samples,
                 "stalls_over_20ms": self.over_20ms, "stalls": self.stalls,
                 "longest_gc_ms": [round(x, 1) for x in self.gc_ms],
-                "longest_ms": self.longest_ms}
+                "longest_gc": self.gc_longest,
+                "longest_ms": self.longest_ms, "slow_callbacks": self.slow}

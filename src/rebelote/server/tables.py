@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import pickle
 import random
 import secrets
 import time
@@ -280,19 +279,14 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
     return out
 
 
-def compute_hint(table_id: str, game: Game | bytes) -> Message:
-    """The expert's evaluation of the legal actions of the seat to act in ``game``
-    (CPU-bound: the web layer runs it in a worker process, given the game pickled)."""
-    import pickle
-
-    from rebelote.analysis import AnalysisError, hint
-
-    if isinstance(game, bytes):
-        game = pickle.loads(game)
-        assert isinstance(game, Game)
+def compute_hint(table_id: str, view: SeatView) -> Message:
+    """The expert's evaluation of the legal actions of the seat whose ``view`` this is
+    (CPU-bound: the web layer runs it in a worker process, given the view: what the
+    seat may see, and a few kilobytes however long the game)."""
+    from rebelote.analysis import AnalysisError, hint_view
 
     try:
-        _seat, hints = hint(game, samples=24)
+        hints = hint_view(view, samples=24)
     except AnalysisError as exc:
         raise ServiceError("no_hint", str(exc)) from None
     return {"type": "hint", "table": table_id, "measure": hints[0].measure,
@@ -1138,9 +1132,9 @@ class TableService:
         now = self.clock()
         return [(p, view_message(table, s, self.names, now)) for p, s in table.listeners()]
 
-    def hint_game(self, table: Table, player: str) -> bytes:
-        """The game to evaluate for ``player``'s hint (checks that he may have one),
-        pickled: a copy for a worker process, safe while the table goes on."""
+    def hint_view(self, table: Table, player: str) -> SeatView:
+        """The view to evaluate for ``player``'s hint (checks that he may have one): the
+        seat's own view, a value safe to send to a worker while the table goes on."""
         seat = table.seat_of(player)
         if seat is None:
             raise ServiceError("not_seated", "you do not sit at this table")
@@ -1149,11 +1143,11 @@ class TableService:
         game = table.game
         if game is None or game.current is None or game.current.turn != seat:
             raise ServiceError("not_your_turn", "a hint is for your own turn")
-        return pickle.dumps(game)
+        return game.view(seat)
 
     def hint(self, table: Table, player: str) -> Message:
         """The expert's evaluation of the seat's legal actions, where the table allows."""
-        return compute_hint(table.id, self.hint_game(table, player))
+        return compute_hint(table.id, self.hint_view(table, player))
 
     def history(self, table_id: Any, player: str | None = None,
                 invite: Any = None) -> Message:
