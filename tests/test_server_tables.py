@@ -332,3 +332,29 @@ def test_a_table_calls_in_the_expert_with_a_thinking_time(service: TableService)
     state = _state_of(out, "ana")
     assert state["bots"] == [None, "expert:200", "expert:200", "expert:200"]
     assert state["seats"][1] == "bot:expert:200"
+
+
+def test_the_summary_and_sheet_kept_between_messages_match_the_game(
+        service: TableService) -> None:
+    """The last hand's summary and the score sheet are built once per hand and kept: each
+    state message still shows the hand just finished and every score so far."""
+    from rebelote.server.tables import hand_summary
+
+    table = _create(service)
+    out = service.handle("ana", {"type": "bots", "table": table, "level": "random"})
+    state = _state_of(out, "ana")
+    summaries = set()
+    for _ in range(2000):
+        game = service.peek(table).game
+        assert game is not None
+        finished = [i for i, h in enumerate(game.hands) if h.is_over]
+        assert state["last_hand"] == (hand_summary(game, finished[-1]) if finished else None)
+        assert state["scores"] == [list(s.scored) for s in game.scores]
+        assert len(state["sheet"]) == len(game.scores)
+        if state["last_hand"] is not None:
+            summaries.add(state["last_hand"]["hand"])
+        if len(summaries) >= 3 or state["winner"] is not None:
+            break
+        out = service.handle("ana", {"type": "act", "table": table, "action": state["legal"][0]})
+        state = _state_of(out, "ana")
+    assert len(summaries) >= 3  # three hands' summaries, each in turn

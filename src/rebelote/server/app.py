@@ -45,7 +45,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -62,6 +62,7 @@ from rebelote.server.offloop import BotRunner, Busy, LoopWatch, OffLoop
 from rebelote.server.settings import Settings
 from rebelote.server.store import Store
 from rebelote.server.tables import TABLE_FIXED_OPTIONS, ServiceError, StorageFailure, TableService
+from rebelote.server.wire import JSONResponse, dumps
 
 if TYPE_CHECKING:
     from rebelote.server.cluster import Cluster
@@ -298,7 +299,7 @@ class Connections:
         self.session_of: dict[WebSocket, str] = {}
 
     async def send(self, player: str, message: dict[str, Any]) -> None:
-        await self.send_text(player, json.dumps(message))
+        await self.send_text(player, dumps(message))
 
     async def send_text(self, player: str, text: str) -> None:
         for socket in list(self.by_player.get(player, ())):
@@ -801,7 +802,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def send_to(websocket: WebSocket, message: dict[str, Any]) -> None:
         with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
-            await websocket.send_text(json.dumps(message))
+            await websocket.send_text(dumps(message))
 
     def error(code: str, text: str) -> dict[str, Any]:
         return {"type": "error", "code": code, "message": text}

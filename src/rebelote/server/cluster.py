@@ -47,6 +47,7 @@ from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
 from rebelote.server.tables import STORAGE_ERROR, Message, StorageFailure, TableService
+from rebelote.server.wire import dumps
 
 log = logging.getLogger(__name__)
 PREFIX = "rebelote:"
@@ -373,7 +374,7 @@ class Cluster:
                                        "done, try again in a moment")
 
     async def _refuse(self, player: str, text: str) -> None:
-        error = json.dumps({"type": "error", "code": "unavailable", "message": text})
+        error = dumps({"type": "error", "code": "unavailable", "message": text})
         if player in self.local_sockets:
             await self.send_local(player, error)
             return
@@ -386,7 +387,7 @@ class Cluster:
         if kind == "create" or not isinstance(table, str) or table in self.service.tables:
             await self._handle(player, nickname, message)
             return
-        payload = json.dumps({"player": player, "nickname": nickname, "message": message})
+        payload = dumps({"player": player, "nickname": nickname, "message": message})
         if kind in ("join", "watch", "sync"):  # at a table now: not looking at the lobby here
             self.service.lobby_watchers.discard(player)
         for _attempt in range(3):
@@ -808,7 +809,7 @@ class Cluster:
                             exc.__class__.__name__)
                 continue
             for player, message in lobbies.items():
-                await self.send_local(player, json.dumps(message))
+                await self.send_local(player, dumps(message))
 
     async def _publish_states(self, out: list[tuple[str, Message]]) -> None:
         """The lobby entries of this process's tables whose state is sent (a bot's card,
@@ -834,7 +835,7 @@ class Cluster:
         pipe = self.redis.pipeline(transaction=False)
         published = False
         for recipient, message in out:
-            text = json.dumps(message)
+            text = dumps(message)
             if recipient in self.local_sockets:
                 await self.send_local(recipient, text)
             if self._elsewhere.get(recipient, True):

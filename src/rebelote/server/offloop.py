@@ -262,7 +262,8 @@ class LoopWatch:
 
         def timed(handle: asyncio.events.Handle) -> None:
             owner = getattr(getattr(handle, "_callback", None), "__self__", None)
-            frame = owner.get_coro().cr_frame if isinstance(owner, asyncio.Task) else None
+            frame = (getattr(owner.get_coro(), "cr_frame", None)
+                     if isinstance(owner, asyncio.Task) else None)
             scope = getattr(frame.f_locals.get("self"), "scope", None) if frame else None
             start = time.perf_counter()
             handle_run(handle)

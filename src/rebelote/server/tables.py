@@ -142,6 +142,10 @@ class Table:
     """The seat whose turn timer ran out: a bot plays that one turn for it."""
     stored_absent: set[int] = field(default_factory=set)
     """Seats whose stand-in timer was in the store when the table was restored."""
+    shown: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Parts of the state message that change once a hand (the last hand's summary, the
+    score sheet), kept with the hand or game they were made from: every state message
+    built them again, a cost that grew with the game."""
 
     def seat_of(self, player: str) -> int | None:
         for seat, who in enumerate(self.seats):
@@ -243,7 +247,16 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
         return out
     v: SeatView = game.view(seat)
     auction = auction_of(v)
-    finished = [i for i, h in enumerate(game.hands) if h.is_over]
+    last = len(game.hands) - 1  # the last finished hand (every hand before the current is)
+    if last >= 0 and not game.hands[last].is_over:
+        last -= 1
+    shown = table.shown
+    if last >= 0 and shown.get("summary_of") is not game.hands[last]:
+        shown["summary_of"], shown["summary"] = game.hands[last], hand_summary(game, last)
+    if shown.get("sheet_of") is not game.scores or shown["sheet_length"] != len(game.scores):
+        shown["sheet_of"], shown["sheet_length"] = game.scores, len(game.scores)
+        shown["scores"] = [list(s.scored) for s in game.scores]
+        shown["sheet"] = [{"outcome": s.outcome, "scored": list(s.scored)} for s in game.scores]
     out.update({
         "phase": v.phase, "dealer": v.dealer, "turn": v.turn, "first_hand": v.first_hand,
         "hand_number": v.hand_number,
@@ -268,9 +281,8 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
         "announcement_seats": list(v.announcement_seats), "teams": list(v.teams),
         "belote": [[s, word] for s, word, _card in v.belote_said],
         "totals": list(game.totals), "reserve": game.reserve,
-        "scores": [list(s.scored) for s in game.scores],
-        "sheet": [{"outcome": s.outcome, "scored": list(s.scored)} for s in game.scores],
-        "last_hand": hand_summary(game, finished[-1]) if finished else None,
+        "scores": shown["scores"], "sheet": shown["sheet"],
+        "last_hand": shown["summary"] if last >= 0 else None,
         "winner": game.winner,
     })
     timer = table.options.get("timer")
