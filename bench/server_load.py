@@ -79,7 +79,21 @@ class Player:
                                                "action": self.rng.choice(message["legal"])}))
 
 
-async def load(port: int, tables: int, seconds: float) -> dict[str, Any]:
+def cpu_s(pid: int) -> float:
+    """CPU seconds the process has used (its own threads, not its worker processes)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(all, stolen) CPU ticks of the machine so far: on a shared virtual machine the
+    host takes some, and the wall-clock figures suffer with it."""
+    values = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(values[:8]), values[7]
+
+
+async def load(port: int, tables: int, seconds: float,
+               pids: list[int] | None = None) -> dict[str, Any]:
     rng = random.Random()  # fresh deals and play each run
     players: list[tuple[Player, str]] = []
     sockets = []
@@ -104,8 +118,12 @@ async def load(port: int, tables: int, seconds: float) -> dict[str, Any]:
         await ws.send(json.dumps({"type": "bots", "table": table, "level": level}))
     deadline = time.perf_counter() + seconds
     start = time.perf_counter()
+    cpu_before, ticks_before = [cpu_s(pid) for pid in pids or ()], machine_ticks()
     await asyncio.gather(*(p.run(table, deadline) for p, table in players))
     elapsed = time.perf_counter() - start
+    cpu = sum(cpu_s(pid) for pid in pids or ()) - sum(cpu_before)
+    ticks = [after - before for after, before in zip(machine_ticks(), ticks_before,
+                                                     strict=True)]
     for ws in sockets:
         await ws.close()
     latencies = sorted(x for p, _ in players for x in p.latencies)
@@ -116,7 +134,12 @@ async def load(port: int, tables: int, seconds: float) -> dict[str, Any]:
             "p50_ms": statistics.median(latencies) * 1e3 if latencies else None,
             "p99_ms": latencies[int(0.99 * (answered - 1))] * 1e3 if latencies else None,
             "unanswered": actions - answered,  # actions never answered within 5 s
-            "errors": sum(p.errors for p, _ in players)}
+            "errors": sum(p.errors for p, _ in players),
+            # The server processes' own CPU per action (their worker processes apart): a
+            # figure that the host's stolen time does not change.
+            "server_cpu_ms_per_action": round(cpu * 1e3 / actions, 3) if pids and actions
+            else None,
+            "steal_percent": round(100 * ticks[1] / max(1, ticks[0]), 1)}
 
 
 def server_rss_kb(pid: int) -> int:
@@ -153,7 +176,10 @@ def main() -> None:
             # and the calculator are a fixed cost, shown apart); scale-out: every worker.
             measure = rss_kb if workers == 1 else server_rss_kb
             base = measure(proc.pid)
-            result = asyncio.run(load(port, tables, seconds))
+            servers = [proc.pid] if workers == 1 else [
+                int(c) for c in Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+                .read_text().split()]
+            result = asyncio.run(load(port, tables, seconds, servers))
             result["memory_per_table_kb"] = (measure(proc.pid) - base) / tables
             if workers == 1:
                 result["worker_processes_mb"] = (server_rss_kb(proc.pid)
