@@ -358,3 +358,28 @@ def test_the_summary_and_sheet_kept_between_messages_match_the_game(
         out = service.handle("ana", {"type": "act", "table": table, "action": state["legal"][0]})
         state = _state_of(out, "ana")
     assert len(summaries) >= 3  # three hands' summaries, each in turn
+
+
+def test_history_and_record_jobs_answer_from_their_snapshot(service: TableService) -> None:
+    """The history and the record are built in a thread from the finished hands copied
+    when they were asked for: hands finished meanwhile do not slip in half-made."""
+    table = _create(service)
+    state = _state_of(service.handle("ana", {"type": "bots", "table": table,
+                                             "level": "random"}), "ana")
+
+    def play_until(hands: int) -> None:
+        nonlocal state
+        for _ in range(2000):
+            if len(state["scores"]) >= hands:
+                return
+            out = service.handle("ana", {"type": "act", "table": table,
+                                         "action": state["legal"][0]})
+            state = _state_of(out, "ana")
+        raise AssertionError("the hands did not finish")
+
+    play_until(1)
+    history, record = service.history_job(table), service.record_job(table)
+    play_until(3)
+    assert len(history()["hands"]) == 1 and len(record()["hands"]) == 1
+    assert len(service.history(table)["hands"]) == len(state["scores"]) >= 3
+    assert record()["hands"][0] == service.finished_record(table)["hands"][0]

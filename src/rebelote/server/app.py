@@ -734,11 +734,14 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def record(request: Request) -> Response:
         try:
-            data = service.finished_record(request.path_params["table"], await viewer(request),
-                                           request.query_params.get("invite"))
+            job = service.record_job(request.path_params["table"], await viewer(request),
+                                     request.query_params.get("invite"))
+            data = await work.run("stats", job)  # a long game's record: off the loop
         except ServiceError as exc:
             return JSONResponse({"error": str(exc), "code": exc.code},
                                 403 if exc.code == "private" else 404)
+        except Busy as exc:
+            return _json_error(503, "busy", str(exc))
         return JSONResponse(data, headers={
             "content-disposition": f'attachment; filename="{request.path_params["table"]}.json"'})
 
@@ -755,11 +758,14 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def history(request: Request) -> Response:
         try:
-            return JSONResponse(service.history(request.path_params["table"], await viewer(request),
-                                                request.query_params.get("invite")))
+            job = service.history_job(request.path_params["table"], await viewer(request),
+                                      request.query_params.get("invite"))
+            return JSONResponse(await work.run("stats", job))  # off the loop
         except ServiceError as exc:
             return JSONResponse({"error": str(exc), "code": exc.code},
                                 403 if exc.code == "private" else 404)
+        except Busy as exc:
+            return _json_error(503, "busy", str(exc))
 
     async def replay_page(request: Request) -> Response:
         return FileResponse(STATIC / "replay.html")

@@ -45,6 +45,7 @@ from rebelote.errors import IllegalAction
 from rebelote.game import Game
 from rebelote.hand import HandState, action_name, deal_deck, parse_action
 from rebelote.rules import Rules, RulesError
+from rebelote.scoring import HandScore
 from rebelote.server.store import Store, StoredTable
 from rebelote.server.summary import Summaries
 from rebelote.view import SeatView, make_view
@@ -218,6 +219,17 @@ def hand_summary(game: Game, index: int) -> Message:
                 "announcement_points": list(o.announcements), "belote_points": list(o.belote),
                 "dix_de_der": v.tricks[-1].winner if v.tricks else None}
     return out
+
+
+def _finished(game: Game | None) -> tuple[list[HandState], list[HandScore]]:
+    """The game's finished hands and their scores, copied: a finished hand does not
+    change any more, so a thread may read this snapshot while the game goes on."""
+    if game is None:
+        return [], []
+    hands = game.hands[:]
+    if hands and not hands[-1].is_over:
+        hands.pop()
+    return hands, game.scores[:len(hands)]
 
 
 def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
@@ -1166,19 +1178,29 @@ class TableService:
         """The finished hands, ready for the replay viewer: every seat's cards (all
         public once the hand is over), the contract, each trick in order, the score.
         A private table's history is for its players and those with its invite."""
+        return self.history_job(table_id, player, invite)()
+
+    def history_job(self, table_id: Any, player: str | None = None,
+                    invite: Any = None) -> Callable[[], Message]:
+        """:meth:`history` in two steps: the checks and a snapshot of the finished hands
+        now (on the event loop: a few microseconds), and the returned function, which
+        builds the answer from that snapshot alone, in a thread (a long game's history
+        took tens of milliseconds), while the table goes on."""
         table = self.peek(table_id)
         self._check_invite(table, player or "", {"invite": invite})
-        game = table.game
-        hands = []
-        if game is not None:
-            for hand, score in zip(game.hands, game.scores, strict=False):
-                if not hand.is_over:
-                    continue
+        hands, scores = _finished(table.game)
+        base = {"table": table.id, "preset": table.rules.preset,
+                "direction": table.rules.direction,
+                "seats": [seat_label(w, self.names) for w in table.seats]}
+
+        def build() -> Message:
+            out = []
+            for hand, score in zip(hands, scores, strict=True):
                 n = hand.n
                 tricks = [{"leader": hand.trick_leaders[i], "winner": w,
                            "cards": [card_name(c) for c in hand.played[n * i:n * i + n]]}
                           for i, w in enumerate(hand.trick_winners)]
-                hands.append({
+                out.append({
                     "dealer": hand.dealer,
                     "cards": [[card_name(c) for c in cards_of(m)] for m in hand.dealt],
                     "calls": [action_name(a) for a in hand.calls],
@@ -1186,26 +1208,36 @@ class TableService:
                     "contract": hand.contract_name() or None,
                     "tricks": tricks, "outcome": score.outcome,
                     "scored": list(score.scored)})
-        return {"table": table.id, "preset": table.rules.preset,
-                "direction": table.rules.direction,
-                "seats": view_message(table, -1, self.names)["seats"], "hands": hands}
+            return base | {"hands": out}
+
+        return build
 
     def finished_record(self, table_id: Any, player: str | None = None,
                         invite: Any = None) -> Message:
         """The table's record (RECORD.md) with its finished hands only: every card of a
         finished hand is public; the hand in progress is not. A private table's record
         is for its players and those with its invite."""
-        from rebelote.record import game_to_record
+        return self.record_job(table_id, player, invite)()
+
+    def record_job(self, table_id: Any, player: str | None = None,
+                   invite: Any = None) -> Callable[[], Message]:
+        """:meth:`finished_record` in two steps, as :meth:`history_job`."""
+        from rebelote.record import FORMAT, VERSION, hand_to_json
 
         table = self.peek(table_id)
         self._check_invite(table, player or "", {"invite": invite})
-        if table.game is None:
+        game = table.game
+        if game is None:
             raise ServiceError("not_started", "the game has not started")
-        record = game_to_record(table.game)
-        record["hands"] = [entry for entry, hand in zip(record["hands"], table.game.hands,
-                                                         strict=True) if hand.is_over]
-        record["players"] = [seat_label(who, self.names) for who in table.seats]
-        return record
+        hands, _scores = _finished(game)
+        head = {"format": FORMAT, "version": VERSION,
+                "rules": game.rules.to_dict() | {"target": game.rules.target},
+                "players": [seat_label(who, self.names) for who in table.seats]}
+
+        def build() -> Message:
+            return head | {"hands": [hand_to_json(h) for h in hands]}
+
+        return build
 
     def stats(self, player: str) -> Message:
         """A player's record: games and wins, hands played, contracts taken and made,
