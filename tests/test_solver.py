@@ -196,7 +196,27 @@ def test_the_last_tricks_by_loops_or_by_the_search_agree_on_full_deals() -> None
         pos = position_of(h)
         values = {tricks: (solver.value(with_loop_tricks(pos, tricks)),
                            solver.move_values(with_loop_tricks(pos, tricks)))
-                  for tricks in (1, 2, 3, 4, 5)}
+                  for tricks in (1, 2, 3, 4, 5, 6)}
+        assert len({repr(v) for v in values.values()}) == 1, values
+
+
+@pytest.mark.parametrize("trump", [4, 5])
+def test_the_last_tricks_by_loops_agree_in_sans_atout_and_tout_atout(trump: int) -> None:
+    """The loops taking the last 2 to 6 tricks of full sans atout / tout atout deals give
+    the same values."""
+    rng = random.Random(40 + trump)
+    rules = Rules.classic().replace(round2_no_trump=True, round2_all_trump=True)
+    solver = Solver()
+    for _ in range(2):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        h = HandState.with_contract(rules, rng.randrange(4),
+                                    [deck[8 * s:8 * s + 8] for s in range(4)],
+                                    rng.randrange(4), trump)
+        pos = position_of(h)
+        values = {tricks: (solver.value(with_loop_tricks(pos, tricks)),
+                           solver.move_values(with_loop_tricks(pos, tricks)))
+                  for tricks in (2, 4, 5, 6)}
         assert len({repr(v) for v in values.values()}) == 1, values
 
 

@@ -56,9 +56,12 @@ def points_row(mode: int, all_trump_points: str) -> int:
  P_TAKER, P_LOOP_TRICKS, P_POINTS) = range(10)
 N_PARAMS = 10
 # The last tricks solved by plain loops rather than the search's frames (P_LOOP_TRICKS;
-# 1: none). On the 40 bench deals, every root card: 3 tricks 13.0 ms median, 70 max;
-# 4 tricks 12.0 / 58; 5 tricks 14.6 / 69.
-LOOP_TRICKS = 4
+# 1: none). On the 40 bench deals, every root card (an older kernel): 3 tricks 13.0 ms
+# median, 70 max; 4 tricks 12.0 / 58; 5 tricks 14.6 / 69. On fresh deals (200 suit,
+# 100 sans atout, 100 tout atout, 200 suit of another seed; the same deals, one run),
+# 5 against 4: max -46%, -9%, -27%, -26%, p99 -42%, -9%, -27%, +1%, medians +9%, 0,
+# -12%, +2%, sums of times -2%, +3%, -13%, 0; 6 tricks: medians and sums 10-30% higher.
+LOOP_TRICKS = 5
 RuleTuple = tuple[int, int, int, int, int, int, int, int, int, int]
 MAX_DEPTH = 40
 
