@@ -116,8 +116,10 @@ def main() -> None:
     os.environ.setdefault("REBELOTE_GUESTS_PER_HOUR", "0")  # every client is a guest of 127.0.0.1
     tables = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 40.0
+    keep = os.environ.get("REBELOTE_BENCH_FOLDER")  # the servers' logs kept there
     with tempfile.TemporaryDirectory() as tmp, LocalCluster(
-            Path(tmp), servers=2, owner_timeout=OWNER_TIMEOUT, log_format="json") as cluster:
+            Path(keep or tmp), servers=2, owner_timeout=OWNER_TIMEOUT,
+            log_format="json") as cluster:
         result = asyncio.run(load(cluster, tables, seconds))
     print(json.dumps(result))
 
