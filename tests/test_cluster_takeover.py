@@ -139,3 +139,27 @@ def test_tables_of_a_takeover_load_in_a_constant_number_of_queries(tmp_path: Pat
         assert table.seq == stood.seq and table.seats == stood.seats
         assert table.game is not None and stood.game is not None
         assert table.game.view(0) == stood.game.view(0)
+
+
+def test_stand_in_timers_are_written_together(tmp_path: Path) -> None:
+    """Many stand-in timers (set and cleared) written in one transaction of two
+    statements, however many: a thousand players reconnecting once wrote one transaction
+    each, and the group commit waited behind them."""
+    url = f"sqlite:///{tmp_path / 'server.sqlite'}"
+    service = TableService(Store(url), seed=3)
+    ids = []
+    for index in range(12):
+        created = service.handle(f"p{index}", {"type": "create", "preset": "classic"})
+        ids.append(next(m["table"] for _p, m in created if m["type"] == "created"))
+    service.store.set_absences({(ids[0], 0): 500.0, (ids[1], 0): 600.0})
+    queries: list[str] = []
+    event.listen(service.store.engine, "before_cursor_execute",
+                 lambda *args: queries.append(args[2]))
+    service.store_absences({(t, 0): 1000.0 + i for i, t in enumerate(ids[1:])}
+                           | {(ids[0], 0): None})
+    statements = [q for q in queries if q.split()[0].upper() in ("DELETE", "INSERT")]
+    assert len(statements) == 2, queries
+    fresh = Store(url, migrate=False)
+    absent = {s.id: s.absent for s in fresh.load(ids=ids)}
+    assert absent[ids[0]] == {} and absent[ids[1]] == {0: 1000.0}  # replaced, not added
+    assert all(absent[t] == {0: 1000.0 + i} for i, t in enumerate(ids[1:]))

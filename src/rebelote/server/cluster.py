@@ -42,6 +42,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import redis as redis_sync
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
@@ -110,7 +111,14 @@ TAKE_OVER_BATCH = 100
 100: each batch loaded in three queries, replayed in a thread), so that the first ones
 play again soon."""
 
+FIRST_BATCHES = 2
+"""The batches of a takeover run one after the other (25 and 50 tables); the others are
+run together."""
+
 Sender = Callable[[str, str], Awaitable[None]]
+Loaded = tuple[dict[str, "Table | str"], set[str] | None]
+"""Tables rebuilt for a takeover (or why one does not replay), and which of their
+players are online (None: Redis could not be asked)."""
 """Sends a JSON text to a player's sockets in this process."""
 
 
@@ -137,6 +145,9 @@ class Cluster:
         connections, not queued behind a thousand reconnecting players' commands."""
         self._takeover_thread = concurrent.futures.ThreadPoolExecutor(
             1, thread_name_prefix="takeover")
+        self._thread_redis = redis_sync.Redis.from_url(redis_url, decode_responses=True,
+                                                       socket_timeout=10)
+        """The takeover thread's own Redis client (presence asked off the loop)."""
         """Loads and replays the tables taken over (not queued behind other threads'
         work: the sessions of the players reconnecting meanwhile are read in threads)."""
         self.send_local = send_local
@@ -236,6 +247,8 @@ class Cluster:
         await self.redis.aclose()
         await self.control.aclose()
         self._takeover_thread.shutdown(wait=False, cancel_futures=True)
+        with contextlib.suppress(Exception):
+            self._thread_redis.close()
 
     async def _keep(self) -> None:
         """Time passes at our tables (turn timers, stand-ins); renew this process's
@@ -507,30 +520,62 @@ class Cluster:
                 del self._claiming[table]
             done.set_result(None)
 
+    def _load(self, tables: list[str]) -> Loaded:
+        """In the takeover thread: ``tables`` rebuilt from the database (three queries),
+        and which of their players have a socket open in a live process (two round
+        trips of a Redis client of the thread's own; None if Redis is away)."""
+        restored = self.service.restore_many(tables)
+        players = sorted({w["player"] for t in restored.values() if not isinstance(t, str)
+                          for w in t.seats if "player" in w})
+        try:
+            return restored, self._online_many_sync(players)
+        except (RedisError, OSError):
+            return restored, None
+
+    def _online_many_sync(self, players: list[str]) -> set[str]:
+        """:meth:`_online_many`, for the takeover thread."""
+        if not players:
+            return set()
+        pipe = self._thread_redis.pipeline(transaction=False)
+        for player in players:
+            pipe.hgetall(f"{PREFIX}online:{player}")
+        counts = [{str(w) for w, c in got.items() if int(c) > 0} for got in pipe.execute()]
+        workers = sorted({w for c in counts for w in c if w != self.id})
+        pipe = self._thread_redis.pipeline(transaction=False)
+        for worker in workers:
+            pipe.exists(f"{PREFIX}alive:{worker}")
+        alive = {self.id} | {w for w, n in zip(workers, pipe.execute(), strict=True) if n}
+        return {p for p, c in zip(players, counts, strict=True) if alive & c}
+
     async def _adopt(self, tables: list[str], ready: Callable[[], None] | None = None,
-                     restored: Awaitable[dict[str, Any]] | None = None,
+                     loaded: Awaitable[Loaded] | None = None,
                      settle_later: bool = False) -> None:
         """Run ``tables``, whose owner keys are ours now: loaded from the database
-        together and replayed in a thread (nothing of it on the event loop; or
-        ``restored``, that work already under way), then run here, committed once, their
-        players' presence asked (two round trips), their lobby entries written and their
-        states sent (a round trip each); ``ready`` is called then (the messages waiting
-        for them go on). Their stored stand-in timers are cleared and their statistics
-        counted (in a thread) then, or meanwhile with ``settle_later`` (a takeover's next
-        batch does not wait for it).
-        A table not stored (or that does not replay) is let go: a message for it hears
-        the service's error."""
+        together and replayed in a thread, their players' presence asked there too
+        (nothing of it on the event loop; or ``loaded``, that work already under way),
+        then run here, their players online (there, or with a socket here now) back at
+        them, committed if running them stored anything, the states a bot or a deal
+        moved on sent; ``ready`` is called then (the messages waiting for them go on).
+        Nothing of it waits for a round trip unless a bot or a deal moved a table on: on
+        a loop busy with a thousand players reconnecting, each took a second or more.
+        Their lobby entries are written, their stored stand-in timers cleared, their
+        presence asked again and their statistics counted (in a thread) then, or
+        meanwhile with ``settle_later``. A table not stored (or that does not replay) is
+        let go: a message for it hears the service's error."""
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
-            if restored is None:
-                restored = loop.run_in_executor(self._takeover_thread,
-                                                self.service.restore_many, tables)
-            rebuilt = await restored
-            loaded = loop.time()
+            if loaded is None:
+                loaded = loop.run_in_executor(self._takeover_thread, self._load, tables)
+            rebuilt, online = await loaded
+            read = loop.time()
             rebuilt = {t: r for t, r in rebuilt.items() if t not in self.service.tables}
             out, adopted = self.service.install(rebuilt, commit=self.commit is None)
-            if self.commit is not None:
+            players = {w["player"] for t in adopted for w in t.seats if "player" in w}
+            here = players & set(self.local_sockets)  # back here meanwhile
+            cleared = self.service.back_at_restored(adopted, (online or set()) | here)
+            if self.commit is not None and self.service.pending_tables() & {
+                    t.id for t in adopted}:
                 before = self.service.snapshot(out) | {t.id: t for t in adopted}
                 await self.commit()  # a failure's players told by the group
                 undone = self.service.undone(before)
@@ -547,18 +592,6 @@ class Cluster:
         await self._release([t for t in tables if t not in self.service.tables])
         if not adopted:
             return
-        players = sorted({w["player"] for t in adopted for w in t.seats if "player" in w})
-        try:
-            online = await self._online_many(players)
-        except (RedisError, OSError):  # counted as away: presence news brings them back
-            online = set(players) & set(self.local_sockets)
-        adopted = [t for t in adopted if self.service.tables.get(t.id) is t]
-        cleared = self.service.back_at_restored(adopted, online)
-        presence = loop.time()
-        pipe = self.redis.pipeline(transaction=False)  # the lobby first: then no answer
-        for run in adopted:  # below writes it again, one table at a time
-            await self._publish_lobby(run.id, pipe)
-        await pipe.execute()
         await self.deliver(out)
         if ready is not None:
             ready()
@@ -568,16 +601,31 @@ class Cluster:
             self._later(settle)
         else:
             await settle
-        log.info("%d table(s) taken over in %.2f s (loaded and replayed %.2f s, committed "
-                 "%.2f s, presence %.2f s, lobby and answers %.2f s)", len(adopted),
-                 answered - started, loaded - started, committed - loaded,
-                 presence - committed, answered - presence)
+        log.info("%d table(s) taken over in %.2f s (loaded, replayed and presence asked "
+                 "%.2f s, committed %.2f s, answers %.2f s)", len(adopted),
+                 answered - started, read - started, committed - read, answered - committed)
 
     async def _settle(self, adopted: list[Table], cleared: list[tuple[str, int]]) -> None:
-        """Tables just run here, their players online back at them: the stored stand-in
-        timers of those ``cleared`` (table, seat); what a crash left uncounted in the
-        statistics, counted in a thread."""
+        """Tables just run here, their players online back at them: their lobby entries
+        written, the players still counted away asked again (the thread could not ask,
+        or their presence news was read before the tables ran here), the stored stand-in
+        timers of those back cleared; what a crash left uncounted in the statistics,
+        counted in a thread."""
         loop = asyncio.get_running_loop()
+        adopted = [t for t in adopted if self.service.tables.get(t.id) is t]
+        pipe = self.redis.pipeline(transaction=False)  # their lobby entries, one round trip
+        for run in adopted:
+            await self._publish_lobby(run.id, pipe)
+        await pipe.execute()
+        away = sorted({w["player"] for t in adopted for s, w in enumerate(t.seats)
+                       if "player" in w and s in t.absent_since})
+        if away:
+            try:
+                back = await self._online_many(away)
+            except (RedisError, OSError):
+                back = set()
+            adopted = [t for t in adopted if self.service.tables.get(t.id) is t]
+            cleared = cleared + self.service.back_at_restored(adopted, back)
         if cleared:
             try:
                 await loop.run_in_executor(self._takeover_thread,
@@ -735,33 +783,40 @@ class Cluster:
                 size = min(TAKE_OVER_BATCH, 25 << len(chunks))
                 chunks.append(batch[at:at + size])
                 at += size
-            # Each batch loaded and replayed in the takeover thread, in order, while the
-            # ones before are being run here.
-            loads = [loop.run_in_executor(self._takeover_thread, self.service.restore_many,
-                                          chunk) for chunk in chunks]
-            run = 0
-            try:
-                for chunk, load in zip(chunks, loads, strict=True):
-                    def go_on(chunk: list[str] = chunk) -> None:
-                        for table in chunk:  # their messages go on
-                            if table in waiting:
-                                future = waiting.pop(table)
-                                if self._claiming.get(table) is future:
-                                    del self._claiming[table]
-                                future.set_result(None)
+            # Each batch loaded and replayed in the takeover thread, in order; the first
+            # ones run here one after the other (done in a second or so, before the
+            # dead process's players are back), then the others together, each as soon
+            # as it is loaded: their round trips overlap (on a loop busy with a thousand
+            # players reconnecting, one batch after the other took 25 s for 500 tables).
+            loads = [loop.run_in_executor(self._takeover_thread, self._load, chunk)
+                     for chunk in chunks]
 
-                    await self._adopt(chunk, go_on, load, settle_later=True)
-                    go_on()
-                    taken += sum(1 for t in chunk if t in self.service.tables)
+            def go_on(chunk: list[str]) -> None:
+                for table in chunk:  # their messages go on
+                    if table in waiting:
+                        future = waiting.pop(table)
+                        if self._claiming.get(table) is future:
+                            del self._claiming[table]
+                        future.set_result(None)
+
+            async def run(chunk: list[str], load: Awaitable[Loaded]) -> int:
+                try:
+                    await self._adopt(chunk, lambda: go_on(chunk), load, settle_later=True)
+                finally:
+                    go_on(chunk)  # run here, or let go (a message claims each)
                     self._later(self._interrupted(worker, set(chunk)))
-                    run += 1
-            finally:
-                for load in loads:
-                    load.cancel()
-                rest = [t for chunk in chunks[run + 1:] for t in chunk]
-                if rest:  # a failure: the tables not run let go (a message claims each)
-                    with contextlib.suppress(RedisError, OSError):
-                        await self._release(rest)
+                return sum(1 for t in chunk if t in self.service.tables)
+
+            pairs = list(zip(chunks, loads, strict=True))
+            ran: list[int | BaseException] = []
+            for chunk, load in pairs[:FIRST_BATCHES]:  # alone: before the players are back
+                ran += await asyncio.gather(run(chunk, load), return_exceptions=True)
+            ran += await asyncio.gather(*(run(c, f) for c, f in pairs[FIRST_BATCHES:]),
+                                        return_exceptions=True)
+            taken = sum(n for n in ran if isinstance(n, int))
+            failed = [e for e in ran if isinstance(e, BaseException)]
+            if failed:
+                raise failed[0]
         finally:
             for table, done in waiting.items():
                 if self._claiming.get(table) is done:

@@ -1109,12 +1109,12 @@ class TableService:
 
     def store_absences(self, absences: dict[tuple[str, int], float | None]) -> None:
         """Write stand-in timers taken from :attr:`absences` (the writer thread does,
-        with a batch); a failure is logged (the timers still run here)."""
-        for (table_id, seat), wall in absences.items():
-            try:
-                self.store.set_absence(table_id, seat, wall)
-            except Exception as exc:
-                log.warning("could not store the absence at table %s: %s", table_id, exc)
+        with a batch) in one transaction; a failure is logged (the timers still run
+        here)."""
+        try:
+            self.store.set_absences(absences)
+        except Exception as exc:
+            log.warning("could not store %d absence(s): %s", len(absences), exc)
 
     def disconnected(self, player: str) -> None:
         """``player`` has no open connection left: if he is not back within
@@ -1132,6 +1132,8 @@ class TableService:
     def reconnected(self, player: str) -> None:
         """``player`` is back: his seats are his again."""
         for table in self.tables.values():
+            if not table.absent_since:  # nobody away there (most tables): no seat to give
+                continue
             seat = table.seat_of(player)
             if seat is not None and seat in table.absent_since:
                 table.stand_ins.pop(seat, None)
