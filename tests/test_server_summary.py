@@ -108,3 +108,39 @@ def test_constant_number_of_queries(tmp_path: Path) -> None:
             reader.ratings()
         counts.append((len(seen), len(stats), len(ratings)))
     assert counts[0] == counts[1] == (3, 1, 1), counts  # load: absences, tables, actions
+
+
+def test_many_tables_are_counted_in_one_transaction(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer counts a whole batch's tables at once: one commit, the same figures."""
+    rng = random.Random()
+    url = f"sqlite:///{tmp_path / 'b.sqlite'}"
+    service = TableService(Store(url), seed=rng.randrange(1 << 30))
+    monkeypatch.setattr(Summaries, "update", lambda self, tables: None)  # nothing counted
+    _play(service, rng, tables=4, moves=200)
+    monkeypatch.undo()
+    commits: list[int] = []
+    event.listen(service.store.engine, "commit", lambda conn: commits.append(1))
+    service.summaries.update(service.tables.values())
+    assert len(commits) == 1
+    _same_as_recomputed(service)
+    # A table that cannot be counted does not hold back the others.
+    fresh = TableService(Store(url, migrate=False), seed=1)
+    fresh.summaries._counted.clear()
+    with fresh.store.engine.begin() as conn:
+        conn.exec_driver_sql("DELETE FROM table_stats")
+        conn.exec_driver_sql("DELETE FROM player_stats")
+        conn.exec_driver_sql("DELETE FROM ratings")
+    broken = next(iter(fresh.tables.values()))
+    real = Summaries._update
+
+    def fail_for_broken(self: Summaries, due: Any) -> None:
+        if any(table is broken for table, _now in due):
+            raise RuntimeError("this table cannot be counted")
+        real(self, due)
+
+    monkeypatch.setattr(Summaries, "_update", fail_for_broken)
+    fresh.summaries.update(fresh.tables.values())
+    with fresh.store.engine.connect() as conn:
+        counted = {row[0] for row in conn.exec_driver_sql("SELECT table_id FROM table_stats")}
+    assert counted == {t for t in fresh.tables if t != broken.id}
