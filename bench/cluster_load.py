@@ -5,8 +5,10 @@ bots; halfway through, one server process is ``kill -9``'d. Prints one JSON line
 tables, clients, actions/s, p50/p99 from an action to its answer, takeover time (from
 the kill to the first acknowledged action sent after the kill, at each table the dead
 process ran: median and max; and ``owners_moved_s``, until Redis names the survivor
-the owner of every one of them), lost and duplicated acknowledged actions (checked
-against the database), reconnections.
+the owner of every one of them: it claims them in one call, and its log says when they
+ran), lost and duplicated actions (checked against the database from the server's
+acknowledgements, ``tests.cluster_play.check``), moves a stand-in made for a player
+(``played_for``), reconnections. ``REBELOTE_BENCH_FOLDER=DIR`` keeps the servers' logs.
 
 ``python -m bench.cluster_load [TABLES] [SECONDS]`` (default 1000 tables, 40 s). Each
 run has new seeds.
@@ -116,8 +118,10 @@ def main() -> None:
     os.environ.setdefault("REBELOTE_GUESTS_PER_HOUR", "0")  # every client is a guest of 127.0.0.1
     tables = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 40.0
+    keep = os.environ.get("REBELOTE_BENCH_FOLDER")  # the servers' logs kept there
     with tempfile.TemporaryDirectory() as tmp, LocalCluster(
-            Path(tmp), servers=2, owner_timeout=OWNER_TIMEOUT, log_format="json") as cluster:
+            Path(keep or tmp), servers=2, owner_timeout=OWNER_TIMEOUT,
+            log_format="json") as cluster:
         result = asyncio.run(load(cluster, tables, seconds))
     print(json.dumps(result))
 

@@ -1,7 +1,13 @@
 """Players for the cluster's tests and bench: each seat a WebSocket client through the
 balancer that plays random legal actions, reconnects whenever its socket drops, and
 keeps a log of what it sent and whether it was acknowledged; and the check of that log
-against the database (no acknowledged action lost, none applied twice)."""
+against the database (no acknowledged action lost, none applied twice).
+
+Each action is sent with an ``id``; the server's answer says which: the actor's state
+after it carries ``"ack": {"id", "seq"}`` (stored at that seq), a refusal the ``id``.
+An action is acknowledged only by its ack (a state past its position may be a stand-in's
+move, or the answer to an earlier message read late), and the store says who made each
+move (``by``: a bot, a stand-in, the turn timer; absent for the player's own)."""
 
 from __future__ import annotations
 
@@ -47,10 +53,16 @@ def guest(base: str, nickname: str) -> str:
 class Sent:
     position: Position
     action: str
-    status: str = "pending"  # acked, uncertain (socket lost first), refused
+    status: str = "pending"
+    """``acked`` (its ack came), ``refused`` (an error naming it came), ``uncertain``
+    (neither, and the client went on: the socket lost, a wait given up, the table moved
+    on, an error that names no action): stored or not, the check decides."""
     at: float = 0.0
     sent_at: float = 0.0
     """When it was sent (time.monotonic(), as ``acks_at``)."""
+    id: int = 0
+    seq: int | None = None
+    """Where the server says it stored it (from its ack)."""
 
 
 @dataclass
@@ -69,10 +81,6 @@ class SeatClient:
     acks_at: list[float] = field(default_factory=list)
     acks: list[tuple[float, float]] = field(default_factory=list)
     """(sent, acknowledged) of each acknowledged action (time.monotonic())."""
-    given_up: set[Position] = field(default_factory=set)
-    """Positions where an action was given up for lost after a wait (it may still have
-    been on its way): the next one sent there, if the table moves on, may be either,
-    so it counts as uncertain, not acknowledged."""
     finished: bool = False
     last_state: dict[str, Any] | None = None
     first: ClientConnection | None = None
@@ -116,34 +124,37 @@ class SeatClient:
                 pending = self.log[-1] if self.log and self.log[-1].status == "pending" \
                     else None
                 if pending is not None and (quiet >= 5 or time.perf_counter() - pending.at
-                                            >= LOST_AFTER_S):  # lost on its way
-                    pending.status = "uncertain"
-                    self.given_up.add(pending.position)
+                                            >= LOST_AFTER_S):  # lost on its way?
+                    pending.status = "uncertain"  # its ack, if it comes, says otherwise
                 await ws.send(json.dumps({"type": "sync", "table": self.table}))
                 continue
             quiet = 0
             message = json.loads(raw)
             last = self.log[-1] if self.log else None
             if message["type"] == "error":
-                if last is not None and last.status == "pending":
-                    last.status = "refused"
-                    if message.get("code") in ("unavailable", "storage"):  # try again
-                        self.unavailable += 1
-                        await asyncio.sleep(0.3)
+                named = self._sent(message.get("id"))
+                if named is not None and named.status != "acked":
+                    named.status = "refused"  # the server says so
+                elif named is None and last is not None and last.status == "pending":
+                    last.status = "uncertain"  # an error naming no action (interrupted…)
+                if message.get("code") in ("unavailable", "storage"):  # try again
+                    self.unavailable += 1
+                    await asyncio.sleep(0.3)
                 await ws.send(json.dumps({"type": "sync", "table": self.table}))
                 continue
             if message["type"] != "state" or message.get("table") != self.table:
                 continue
             self.last_state = message
             now = position(message)
-            if last is not None and last.status == "pending" and now > last.position:
-                if last.position in self.given_up:  # this one, or the one given up?
-                    last.status = "uncertain"
-                else:
-                    last.status = "acked"
-                    self.latencies.append(time.perf_counter() - last.at)
+            ack = message.get("ack") or {}
+            acked = self._sent(ack.get("id"))
+            if acked is not None and acked.status != "acked":
+                acked.status, acked.seq = "acked", ack.get("seq")
+                self.latencies.append(time.perf_counter() - acked.at)
                 self.acks_at.append(time.monotonic())
-                self.acks.append((last.sent_at, self.acks_at[-1]))
+                self.acks.append((acked.sent_at, self.acks_at[-1]))
+            if last is not None and last.status == "pending" and now > last.position:
+                last.status = "uncertain"  # the table moved on without its ack
             if message.get("winner") is not None:
                 self.finished = True
                 return
@@ -152,14 +163,18 @@ class SeatClient:
             if last is not None and last.status == "pending":
                 if last.position != now or time.perf_counter() - last.at < LOST_AFTER_S:
                     continue
-                last.status = "uncertain"  # our turn there still, long after: lost
-                self.given_up.add(last.position)
-            if last is not None and last.status == "uncertain" and last.position == now:
-                last.status = "refused"  # the state shows it was not applied
+                last.status = "uncertain"  # our turn there still, long after: lost?
             action = self.rng.choice(message["legal"])
             self.log.append(Sent(now, action, "pending", time.perf_counter(),
-                                 time.monotonic()))
-            await ws.send(json.dumps({"type": "act", "table": self.table, "action": action}))
+                                 time.monotonic(), len(self.log) + 1))
+            await ws.send(json.dumps({"type": "act", "table": self.table, "action": action,
+                                      "id": len(self.log)}))
+
+    def _sent(self, ident: Any) -> Sent | None:
+        """The action sent with ``ident`` (ids are 1, 2, 3... in the log's order)."""
+        if isinstance(ident, int) and 1 <= ident <= len(self.log):
+            return self.log[ident - 1]
+        return None
 
 
 async def open_table(base: str, index: int, rng: random.Random,
@@ -196,46 +211,62 @@ async def _expect(ws: ClientConnection, kind: str) -> dict[str, Any]:
 
 
 def check(database_url: str, clients: list[SeatClient]) -> dict[str, int]:
-    """Each client's log against the stored actions: ``lost`` (acknowledged, not
-    stored where it was acknowledged), ``duplicated`` (stored for a player's seat where
-    that player sent nothing: applied twice or by nobody's will), ``gaps`` (a table's
-    stored sequence numbers not 0, 1, 2...), and counts."""
+    """Each client's log against the stored actions: ``lost`` (acknowledged, and the
+    store holds no move of the player's own with that action at the seq its ack named),
+    ``duplicated`` (a move stored as the player's own that no action of his accounts
+    for: not acknowledged there, and no unanswered one with that action in that hand:
+    applied twice, or by nobody's will), ``gaps`` (a table's stored sequence numbers not
+    0, 1, 2...), ``played_for`` (moves made for a player's seat by a stand-in or the
+    turn timer: his own were refused or came late), and counts."""
     engine = create_engine(database_url)
-    stored: dict[str, dict[Position, tuple[int, str]]] = {}
+    stored: dict[str, dict[int, tuple[int, int, str, str | None]]] = {}
     gaps = 0
     with engine.connect() as conn:
         for table in {c.table for c in clients}:
             rows = conn.execute(text("SELECT seq, kind, payload FROM actions WHERE table_id = "
                                      ":t ORDER BY seq"), {"t": table}).all()
             gaps += [r[0] for r in rows] != list(range(len(rows)))
-            hand, pos, at = -1, 0, {}
-            for _seq, kind, payload in rows:
+            hand, at = -1, {}
+            for seq, kind, payload in rows:
                 if kind == "deal":
-                    hand, pos = hand + 1, 0
+                    hand += 1
                 elif kind == "act":
                     data = json.loads(payload)
-                    at[(hand, pos)] = (data["seat"], data["action"])
-                    pos += 1
+                    at[seq] = (hand, data["seat"], data["action"], data.get("by"))
             stored[table] = at
     engine.dispose()
-    lost = duplicated = 0
+    lost = duplicated = played_for = 0
     for client in clients:
         at = stored[client.table]
-        mine = {s.position for s in client.log}  # where it sent something
-        for sent in client.log:
-            if sent.status == "acked" and at.get(sent.position) != (client.seat, sent.action):
+        acked = {s.seq: s for s in client.log if s.status == "acked"}
+        lost += sum(1 for s in client.log if s.status == "acked") - len(acked)  # one seq
+        # acknowledged twice: one of them is not stored there
+        for sent in acked.values():
+            got = at.get(sent.seq) if sent.seq is not None else None
+            if got is None or got[1:] != (client.seat, sent.action, None):
                 lost += 1
                 print(f"lost? table {client.table} seat {client.seat} at {sent.position}: "
-                      f"sent {sent.action}, stored {at.get(sent.position)}", file=sys.stderr)
-        extra = [p for p, (seat, _a) in at.items() if seat == client.seat and p not in mine]
-        duplicated += len(extra)
-        for p in extra:
-            near = [(s.position, s.action, s.status) for s in client.log
-                    if s.position[0] == p[0] and abs(s.position[1] - p[1]) <= 4]
-            print(f"duplicated? table {client.table} seat {client.seat} at {p}: "
-                  f"{at[p][1]}; sent nearby {near}", file=sys.stderr)
+                      f"sent {sent.action}, acknowledged at seq {sent.seq}, stored {got}",
+                      file=sys.stderr)
+        open_ = [s for s in client.log if s.status in ("uncertain", "pending")]
+        for seq, (hand, seat, action, by) in sorted(at.items()):
+            if seat != client.seat or seq in acked:
+                continue
+            if by is not None:
+                played_for += by != "bot"
+                continue
+            match = next((s for s in open_ if s.action == action and s.position[0] == hand),
+                         None)
+            if match is not None:  # an unanswered action of his, applied
+                open_.remove(match)
+                continue
+            duplicated += 1
+            near = [(s.position, s.action, s.status, s.seq) for s in client.log
+                    if s.position[0] == hand]
+            print(f"duplicated? table {client.table} seat {client.seat} seq {seq} (hand "
+                  f"{hand}): {action}; sent in that hand {near}", file=sys.stderr)
     return {"acked": sum(c.acked for c in clients), "lost": lost, "duplicated": duplicated,
-            "gaps": gaps,
+            "gaps": gaps, "played_for": played_for,
             "uncertain": sum(1 for c in clients for s in c.log if s.status == "uncertain"),
             "unavailable": sum(c.unavailable for c in clients),
             "reconnects": sum(c.reconnects for c in clients)}

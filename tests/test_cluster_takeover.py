@@ -139,3 +139,81 @@ def test_tables_of_a_takeover_load_in_a_constant_number_of_queries(tmp_path: Pat
         assert table.seq == stood.seq and table.seats == stood.seats
         assert table.game is not None and stood.game is not None
         assert table.game.view(0) == stood.game.view(0)
+
+
+def test_stand_in_timers_are_written_together(tmp_path: Path) -> None:
+    """Many stand-in timers (set and cleared) written in one transaction of two
+    statements, however many: a thousand players reconnecting once wrote one transaction
+    each, and the group commit waited behind them."""
+    url = f"sqlite:///{tmp_path / 'server.sqlite'}"
+    service = TableService(Store(url), seed=3)
+    ids = []
+    for index in range(12):
+        created = service.handle(f"p{index}", {"type": "create", "preset": "classic"})
+        ids.append(next(m["table"] for _p, m in created if m["type"] == "created"))
+    service.store.set_absences({(ids[0], 0): 500.0, (ids[1], 0): 600.0})
+    queries: list[str] = []
+    event.listen(service.store.engine, "before_cursor_execute",
+                 lambda *args: queries.append(args[2]))
+    service.store_absences({(t, 0): 1000.0 + i for i, t in enumerate(ids[1:])}
+                           | {(ids[0], 0): None})
+    statements = [q for q in queries if q.split()[0].upper() in ("DELETE", "INSERT")]
+    assert len(statements) == 2, queries
+    fresh = Store(url, migrate=False)
+    absent = {s.id: s.absent for s in fresh.load(ids=ids)}
+    assert absent[ids[0]] == {} and absent[ids[1]] == {0: 1000.0}  # replaced, not added
+    assert all(absent[t] == {0: 1000.0 + i} for i, t in enumerate(ids[1:]))
+
+
+def test_presence_news_of_many_players_is_answered_together(
+        tmp_path: Path, redis_url: str) -> None:
+    """A thousand players reconnecting after a takeover make as many presence news: they
+    are answered in two round trips, not two per player one after the other in the
+    listener (their seats were taken for away meanwhile, and stand-ins played them)."""
+    from rebelote.server.cluster import Cluster
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'server.sqlite'}"), seed=5,
+                           load_all=False)
+    players = [f"p{i}" for i in range(60)]
+    for player in players:
+        created = service.handle(player, {"type": "create", "preset": "classic"})
+        table = next(m["table"] for _p, m in created if m["type"] == "created")
+        service.handle(player, {"type": "bots", "table": table, "level": "random"})
+        service.disconnected(player)  # away from the table run here
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    client.set("rebelote:alive:other", 1)
+    for player in players[:50]:  # back, on another process
+        client.hset(f"rebelote:online:{player}", "other", 1)
+
+    async def scenario() -> int:
+        async def send(_player: str, _text: str) -> None:
+            pass
+
+        cluster = Cluster(service, redis_url, send, worker_id="here")
+        trips = 0
+        pipeline = cluster.redis.pipeline
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal trips
+            trips += 1
+            return pipeline(*args, **kwargs)
+
+        cluster.redis.pipeline = counted  # type: ignore[method-assign]
+        try:
+            for player in players:
+                cluster._presence_news(player)
+            assert cluster._presence_task is not None
+            await cluster._presence_task
+        finally:
+            await cluster.redis.aclose()
+            await cluster.control.aclose()
+            cluster._thread_redis.close()
+        return trips
+
+    try:
+        trips = asyncio.run(scenario())
+    finally:
+        client.close()
+    assert trips == 2
+    away = {t.seats[0]["player"] for t in service.tables.values() if t.absent_since}
+    assert away == set(players[50:])

@@ -42,11 +42,19 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import redis as redis_sync
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
-from rebelote.server.tables import STORAGE_ERROR, Message, StorageFailure, TableService
+from rebelote.server.tables import (
+    STORAGE_ERROR,
+    Message,
+    StorageFailure,
+    Table,
+    TableService,
+    valid_id,
+)
 from rebelote.server.wire import dumps
 
 log = logging.getLogger(__name__)
@@ -103,7 +111,14 @@ TAKE_OVER_BATCH = 100
 100: each batch loaded in three queries, replayed in a thread), so that the first ones
 play again soon."""
 
+FIRST_BATCHES = 2
+"""The batches of a takeover run one after the other (25 and 50 tables); the others are
+run together."""
+
 Sender = Callable[[str, str], Awaitable[None]]
+Loaded = tuple[dict[str, "Table | str"], set[str] | None]
+"""Tables rebuilt for a takeover (or why one does not replay), and which of their
+players are online (None: Redis could not be asked)."""
 """Sends a JSON text to a player's sockets in this process."""
 
 
@@ -130,6 +145,9 @@ class Cluster:
         connections, not queued behind a thousand reconnecting players' commands."""
         self._takeover_thread = concurrent.futures.ThreadPoolExecutor(
             1, thread_name_prefix="takeover")
+        self._thread_redis = redis_sync.Redis.from_url(redis_url, decode_responses=True,
+                                                       socket_timeout=10)
+        """The takeover thread's own Redis client (presence asked off the loop)."""
         """Loads and replays the tables taken over (not queued behind other threads'
         work: the sessions of the players reconnecting meanwhile are read in threads)."""
         self.send_local = send_local
@@ -152,6 +170,9 @@ class Cluster:
         self._mine: dict[str, dict[str, str | None]] = {}
         """What this process last wrote to each seated player's "my tables", by table."""
         self._push: asyncio.Task[None] | None = None
+        self._presence_due: set[str] = set()
+        """Players with presence news not yet looked at (:meth:`_presence`)."""
+        self._presence_task: asyncio.Task[None] | None = None
         self._lobby_dirty = False
         self._tasks: list[asyncio.Task[None]] = []
         self._claiming: dict[str, asyncio.Future[None]] = {}
@@ -203,6 +224,8 @@ class Cluster:
     async def stop(self) -> None:
         if self._push is not None:
             self._tasks.append(self._push)
+        if self._presence_task is not None:
+            self._tasks.append(self._presence_task)
         self._tasks += [*self._reaping.values(), *self._background]
         for task in self._tasks:
             task.cancel()
@@ -224,6 +247,8 @@ class Cluster:
         await self.redis.aclose()
         await self.control.aclose()
         self._takeover_thread.shutdown(wait=False, cancel_futures=True)
+        with contextlib.suppress(Exception):
+            self._thread_redis.close()
 
     async def _keep(self) -> None:
         """Time passes at our tables (turn timers, stand-ins); renew this process's
@@ -318,8 +343,11 @@ class Cluster:
         self.local_sockets[player] = count
         if count == 1:
             await self._pubsub.subscribe(self.player_channel(player))
-        await self.redis.hset(f"{PREFIX}online:{player}", self.id, count)
-        await self.redis.publish(f"{PREFIX}presence", player)
+        self.service.reconnected(player)  # here: back at the tables run here, at once
+        pipe = self.redis.pipeline(transaction=False)  # one round trip
+        pipe.hset(f"{PREFIX}online:{player}", self.id, count)
+        pipe.publish(f"{PREFIX}presence", player)
+        await pipe.execute()
 
     async def disconnected(self, player: str) -> None:
         """A socket of ``player`` closed in this process."""
@@ -348,13 +376,35 @@ class Cluster:
                 return True
         return False
 
-    async def _presence(self, player: str) -> None:
-        counts = await self._online_counts(player)
-        self._elsewhere[player] = any(c > 0 for w, c in counts.items() if w != self.id)
-        if await self.online(player, counts):
-            self.service.reconnected(player)
-        else:
-            self.service.disconnected(player)
+    def _presence_news(self, player: str) -> None:
+        """Presence news: ``player`` opened or closed a socket somewhere. Gathered and
+        answered together (:meth:`_presence`): one by one, the round trips of a thousand
+        players reconnecting after a takeover held the listener for seconds, and their
+        seats were taken for away meanwhile (stand-ins played for them)."""
+        self._presence_due.add(player)
+        if self._presence_task is None or self._presence_task.done():
+            self._presence_task = asyncio.create_task(self._presence())
+
+    async def _presence(self) -> None:
+        """Whether each player with presence news is online (one round trip for their
+        sockets, one for the liveness of the processes that hold them), and so at the
+        tables run here."""
+        while self._presence_due:
+            players = sorted(self._presence_due)
+            self._presence_due.clear()
+            try:
+                counts = await self._counts_many(players, self.redis)
+                alive = await self._alive(counts, self.redis)
+            except (RedisError, OSError) as exc:
+                log.warning("redis unreachable (%s): presence news of %d player(s) dropped",
+                            exc.__class__.__name__, len(players))
+                continue
+            for player, count in zip(players, counts, strict=True):
+                self._elsewhere[player] = any(w != self.id for w in count)
+                if alive & set(count):
+                    self.service.reconnected(player)
+                else:
+                    self.service.disconnected(player)
 
     # -- messages -------------------------------------------------------------------------
 
@@ -367,14 +417,17 @@ class Cluster:
         except SQLAlchemyError as exc:
             self._forget_all(f"database unreachable ({exc.__class__.__name__})")
             await self._refuse(player, "the database is unreachable: nothing was done, "
-                                       "try again in a moment")
+                                       "try again in a moment", message)
         except (RedisError, OSError) as exc:
             log.warning("redis unreachable (%s): a message refused", exc.__class__.__name__)
             await self._refuse(player, "the cluster's Redis is unreachable: nothing was "
-                                       "done, try again in a moment")
+                                       "done, try again in a moment", message)
 
-    async def _refuse(self, player: str, text: str) -> None:
-        error = dumps({"type": "error", "code": "unavailable", "message": text})
+    async def _refuse(self, player: str, text: str, message: Any = None) -> None:
+        refusal: dict[str, Any] = {"type": "error", "code": "unavailable", "message": text}
+        if isinstance(message, dict) and valid_id(message.get("id")):
+            refusal["id"] = message["id"]  # which of the player's actions it refuses
+        error = dumps(refusal)
         if player in self.local_sockets:
             await self.send_local(player, error)
             return
@@ -448,6 +501,10 @@ class Cluster:
         """Become the owner of ``table`` if nobody is; rebuild it from the database."""
         if table in self.service.tables:
             return True
+        claiming = self._claiming.get(table)
+        if claiming is not None:  # a takeover claimed it meanwhile: wait for that
+            await asyncio.shield(claiming)
+            return table in self.service.tables
         done = asyncio.get_running_loop().create_future()
         self._claiming[table] = done  # the messages for it meanwhile wait
         try:
@@ -459,31 +516,71 @@ class Cluster:
             await self._adopt([table])
             return True
         finally:
-            del self._claiming[table]
+            if self._claiming.get(table) is done:
+                del self._claiming[table]
             done.set_result(None)
 
-    async def _adopt(self, tables: list[str],
-                     ready: Callable[[], None] | None = None) -> None:
+    def _load(self, tables: list[str]) -> Loaded:
+        """In the takeover thread: ``tables`` rebuilt from the database (three queries),
+        and which of their players have a socket open in a live process (two round
+        trips of a Redis client of the thread's own; None if Redis is away)."""
+        restored = self.service.restore_many(tables)
+        players = sorted({w["player"] for t in restored.values() if not isinstance(t, str)
+                          for w in t.seats if "player" in w})
+        try:
+            return restored, self._online_many_sync(players)
+        except (RedisError, OSError):
+            return restored, None
+
+    def _online_many_sync(self, players: list[str]) -> set[str]:
+        """:meth:`_online_many`, for the takeover thread."""
+        if not players:
+            return set()
+        pipe = self._thread_redis.pipeline(transaction=False)
+        for player in players:
+            pipe.hgetall(f"{PREFIX}online:{player}")
+        counts = [{str(w) for w, c in got.items() if int(c) > 0} for got in pipe.execute()]
+        workers = sorted({w for c in counts for w in c if w != self.id})
+        pipe = self._thread_redis.pipeline(transaction=False)
+        for worker in workers:
+            pipe.exists(f"{PREFIX}alive:{worker}")
+        alive = {self.id} | {w for w, n in zip(workers, pipe.execute(), strict=True) if n}
+        return {p for p, c in zip(players, counts, strict=True) if alive & c}
+
+    async def _adopt(self, tables: list[str], ready: Callable[[], None] | None = None,
+                     loaded: Awaitable[Loaded] | None = None,
+                     settle_later: bool = False) -> None:
         """Run ``tables``, whose owner keys are ours now: loaded from the database
-        together and replayed in a thread (nothing of it on the event loop), then run
-        here, committed once, their players' presence asked in two round trips, their
-        states sent; ``ready`` is called then (the messages waiting for them go on),
-        before their lobby entries are written (one round trip) and their statistics
-        counted (in a thread). A table not stored (or that does not replay) is let go:
-        a message for it hears the service's error."""
+        together and replayed in a thread, their players' presence asked there too
+        (nothing of it on the event loop; or ``loaded``, that work already under way),
+        then run here, their players online (there, or with a socket here now) back at
+        them, committed if running them stored anything, the states a bot or a deal
+        moved on sent; ``ready`` is called then (the messages waiting for them go on).
+        Nothing of it waits for a round trip unless a bot or a deal moved a table on: on
+        a loop busy with a thousand players reconnecting, each took a second or more.
+        Their lobby entries are written, their stored stand-in timers cleared, their
+        presence asked again and their statistics counted (in a thread) then, or
+        meanwhile with ``settle_later``. A table not stored (or that does not replay) is
+        let go: a message for it hears the service's error."""
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
-            restored = await loop.run_in_executor(self._takeover_thread,
-                                                  self.service.restore_many, tables)
-            loaded = loop.time()
-            restored = {t: r for t, r in restored.items() if t not in self.service.tables}
-            out, adopted = self.service.install(restored, commit=self.commit is None)
-            if self.commit is not None:
+            if loaded is None:
+                loaded = loop.run_in_executor(self._takeover_thread, self._load, tables)
+            rebuilt, online = await loaded
+            read = loop.time()
+            rebuilt = {t: r for t, r in rebuilt.items() if t not in self.service.tables}
+            out, adopted = self.service.install(rebuilt, commit=self.commit is None)
+            players = {w["player"] for t in adopted for w in t.seats if "player" in w}
+            here = players & set(self.local_sockets)  # back here meanwhile
+            cleared = self.service.back_at_restored(adopted, (online or set()) | here)
+            if self.commit is not None and self.service.pending_tables() & {
+                    t.id for t in adopted}:
                 before = self.service.snapshot(out) | {t.id: t for t in adopted}
                 await self.commit()  # a failure's players told by the group
                 undone = self.service.undone(before)
                 out = [(p, m) for p, m in out if m.get("table") not in undone]
+            self.kick()
         except Exception:
             for table in tables:
                 self.service.drop(table)
@@ -495,32 +592,46 @@ class Cluster:
         await self._release([t for t in tables if t not in self.service.tables])
         if not adopted:
             return
-        players = sorted({w["player"] for t in adopted for w in t.seats if "player" in w})
-        try:
-            online = await self._online_many(players)
-        except (RedisError, OSError):  # counted as away: presence news brings them back
-            online = set()
-        cleared = self.service.back_at_restored(adopted, online)
-        presence = loop.time()
+        await self.deliver(out)
+        if ready is not None:
+            ready()
+        answered = loop.time()
+        settle = self._settle(adopted, cleared)
+        if settle_later:
+            self._later(settle)
+        else:
+            await settle
+        log.info("%d table(s) taken over in %.2f s (loaded, replayed and presence asked "
+                 "%.2f s, committed %.2f s, answers %.2f s)", len(adopted),
+                 answered - started, read - started, committed - read, answered - committed)
+
+    async def _settle(self, adopted: list[Table], cleared: list[tuple[str, int]]) -> None:
+        """Tables just run here, their players online back at them: their lobby entries
+        written, the players still counted away asked again (the thread could not ask,
+        or their presence news was read before the tables ran here), the stored stand-in
+        timers of those back cleared; what a crash left uncounted in the statistics,
+        counted in a thread."""
+        loop = asyncio.get_running_loop()
+        adopted = [t for t in adopted if self.service.tables.get(t.id) is t]
+        pipe = self.redis.pipeline(transaction=False)  # their lobby entries, one round trip
+        for run in adopted:
+            await self._publish_lobby(run.id, pipe)
+        await pipe.execute()
+        away = sorted({w["player"] for t in adopted for s, w in enumerate(t.seats)
+                       if "player" in w and s in t.absent_since})
+        if away:
+            try:
+                back = await self._online_many(away)
+            except (RedisError, OSError):
+                back = set()
+            adopted = [t for t in adopted if self.service.tables.get(t.id) is t]
+            cleared = cleared + self.service.back_at_restored(adopted, back)
         if cleared:
             try:
                 await loop.run_in_executor(self._takeover_thread,
                                            self.service.store.clear_absences, cleared)
             except Exception as exc:  # the timers still run here
                 log.warning("could not clear %d stored absences: %s", len(cleared), exc)
-        await self.deliver(out)
-        self.kick()
-        if ready is not None:
-            ready()
-        pipe = self.redis.pipeline(transaction=False)
-        for run in adopted:
-            await self._publish_lobby(run.id, pipe)
-        await pipe.execute()
-        log.info("%d table(s) taken over in %.2f s (loaded and replayed %.2f s, committed "
-                 "%.2f s, presence %.2f s, answers and lobby %.2f s)", len(adopted),
-                 loop.time() - started, loaded - started, committed - loaded,
-                 presence - committed, loop.time() - presence)
-        # What a crash left uncounted in the statistics, counted off the loop meanwhile.
         self._later(asyncio.to_thread(self.service.summaries.update, adopted))
 
     def _later(self, work: Awaitable[None]) -> None:
@@ -550,18 +661,30 @@ class Cluster:
         however many)."""
         if not players:
             return set()
-        pipe = self.control.pipeline(transaction=False)
+        counts = await self._counts_many(players, self.control)
+        alive = await self._alive(counts, self.control)
+        return {p for p, c in zip(players, counts, strict=True) if alive & set(c)}
+
+    @staticmethod
+    async def _counts_many(players: list[str], client: Any) -> list[dict[str, int]]:
+        """Each player's open sockets by process (those with any), in one round trip."""
+        pipe = client.pipeline(transaction=False)
         for player in players:
             pipe.hgetall(f"{PREFIX}online:{player}")
-        counts = [{str(w): int(c) for w, c in got.items() if int(c) > 0}
-                  for got in await pipe.execute()]
+        return [{str(w): int(c) for w, c in got.items() if int(c) > 0}
+                for got in await pipe.execute()]
+
+    async def _alive(self, counts: list[dict[str, int]], client: Any) -> set[str]:
+        """The processes named in ``counts`` that are alive (this one and those whose
+        liveness key stands), in one round trip."""
         workers = sorted({w for c in counts for w in c if w != self.id})
-        pipe = self.control.pipeline(transaction=False)
+        if not workers:
+            return {self.id}
+        pipe = client.pipeline(transaction=False)
         for worker in workers:
             pipe.exists(f"{PREFIX}alive:{worker}")
-        alive = {self.id} | {w for w, n in zip(workers, await pipe.execute(), strict=True)
-                             if n}
-        return {p for p, c in zip(players, counts, strict=True) if alive & set(c)}
+        return {self.id} | {w for w, n in zip(workers, await pipe.execute(), strict=True)
+                            if n}
 
     # -- dead processes -------------------------------------------------------------------
 
@@ -640,38 +763,60 @@ class Cluster:
         log.warning("process %s is gone: taking its %d table(s) over", worker, len(waiting))
         taken = 0
         try:
-            batch = list(waiting)
-            # Those of its tables run here already (taken one by one when their keys
-            # expired) leave its set; the dead process is forgotten once it has none.
-            known = [t for t in names if t not in waiting]
-            await self._take_over(keys=[self.tables_key(worker), self.tables_key(self.id),
-                                        WORKERS, *(self.owner_key(t) for t in known)],
-                                  args=[worker, self.id, self.ttl, *known],
-                                  client=self.control)
+            # Every table of the dead process claimed in one call (a key gone or held by
+            # it becomes ours; those run here already leave its set), the dead process
+            # then forgotten.
+            won = await self._take_over(
+                keys=[self.tables_key(worker), self.tables_key(self.id), WORKERS,
+                      *(self.owner_key(t) for t in names)],
+                args=[worker, self.id, self.ttl, *names], client=self.control)
+            ours = {names[int(i) - 1] for i in won}
+            batch = [t for t in waiting if t in ours]
+            for table in [t for t in waiting if t not in ours]:  # another process's
+                future = waiting.pop(table)
+                if self._claiming.get(table) is future:
+                    del self._claiming[table]
+                future.set_result(None)
             chunks: list[list[str]] = []
             at = 0
             while at < len(batch):  # small first (those first play again soon), then more
                 size = min(TAKE_OVER_BATCH, 25 << len(chunks))
                 chunks.append(batch[at:at + size])
                 at += size
-            for chunk in chunks:
-                won = await self._take_over(
-                    keys=[self.tables_key(worker), self.tables_key(self.id), WORKERS,
-                          *(self.owner_key(t) for t in chunk)],
-                    args=[worker, self.id, self.ttl, *chunk], client=self.control)
-                mine = [chunk[int(i) - 1] for i in won]
+            # Each batch loaded and replayed in the takeover thread, in order; the first
+            # ones run here one after the other (done in a second or so, before the
+            # dead process's players are back), then the others together, each as soon
+            # as it is loaded: their round trips overlap (on a loop busy with a thousand
+            # players reconnecting, one batch after the other took 25 s for 500 tables).
+            loads = [loop.run_in_executor(self._takeover_thread, self._load, chunk)
+                     for chunk in chunks]
 
-                def go_on(chunk: list[str] = chunk) -> None:
-                    for table in chunk:  # their messages go on
-                        if table in waiting:
+            def go_on(chunk: list[str]) -> None:
+                for table in chunk:  # their messages go on
+                    if table in waiting:
+                        future = waiting.pop(table)
+                        if self._claiming.get(table) is future:
                             del self._claiming[table]
-                            waiting.pop(table).set_result(None)
+                        future.set_result(None)
 
-                if mine:
-                    await self._adopt(mine, go_on)
-                go_on()
-                taken += sum(1 for t in mine if t in self.service.tables)
-                self._later(self._interrupted(worker, set(chunk)))
+            async def run(chunk: list[str], load: Awaitable[Loaded]) -> int:
+                try:
+                    await self._adopt(chunk, lambda: go_on(chunk), load, settle_later=True)
+                finally:
+                    go_on(chunk)  # run here, or let go (a message claims each)
+                    self._later(self._interrupted(worker, set(chunk)))
+                return sum(1 for t in chunk if t in self.service.tables)
+
+            pairs = list(zip(chunks, loads, strict=True))
+            ran: list[int | BaseException] = []
+            for chunk, load in pairs[:FIRST_BATCHES]:  # alone: before the players are back
+                ran += await asyncio.gather(run(chunk, load), return_exceptions=True)
+            ran += await asyncio.gather(*(run(c, f) for c, f in pairs[FIRST_BATCHES:]),
+                                        return_exceptions=True)
+            taken = sum(n for n in ran if isinstance(n, int))
+            failed = [e for e in ran if isinstance(e, BaseException)]
+            if failed:
+                raise failed[0]
         finally:
             for table, done in waiting.items():
                 if self._claiming.get(table) is done:
@@ -693,8 +838,10 @@ class Cluster:
             if undone:
                 out = [(p, m) for p, m in out if m.get("table") not in undone]
                 if not any(player in told for told in undone.values()):
-                    out.append((player, {"type": "error", "code": "storage",
-                                         "message": STORAGE_ERROR}))
+                    refusal = {"type": "error", "code": "storage", "message": STORAGE_ERROR}
+                    if isinstance(message, dict) and valid_id(message.get("id")):
+                        refusal["id"] = message["id"]
+                    out.append((player, refusal))
         created = {t for t in created if t in self.service.tables}  # not undone
         self.kick()
         # Stored (or refused by the store): from here on a Redis failure refuses nothing.
@@ -872,7 +1019,7 @@ class Cluster:
                     await self.receive(request["player"], request["nickname"],
                                        request["message"])
                 elif channel == f"{PREFIX}presence":
-                    await self._presence(data)
+                    self._presence_news(data)
                 elif channel == LOBBY_NEWS:
                     if data != self.id:  # the sender told its own watchers
                         self._lobby_changed()

@@ -347,6 +347,18 @@ class Store:
             session.execute(delete(AbsenceRow).where(
                 tuple_(AbsenceRow.table_id, AbsenceRow.seat).in_(seats)))
 
+    def set_absences(self, absences: dict[tuple[str, int], float | None]) -> None:
+        """Store (None: clear) many stand-in timers, (table, seat) -> since, in one
+        transaction (a thousand players reconnecting wrote them one transaction each,
+        and the group commit waited behind them)."""
+        if not absences:
+            return
+        with Session(self.engine) as session, session.begin():
+            session.execute(delete(AbsenceRow).where(
+                tuple_(AbsenceRow.table_id, AbsenceRow.seat).in_(list(absences))))
+            session.add_all([AbsenceRow(table_id=t, seat=seat, since=since)
+                             for (t, seat), since in absences.items() if since is not None])
+
     def set_absence(self, table_id: str, seat: int, since: float | None) -> None:
         """Store (or, with None, clear) since when a seat's player is gone."""
         with Session(self.engine) as session, session.begin():

@@ -16,7 +16,10 @@ Client messages (JSON objects):
   {"type": "join", "table": T, "seat": S, "invite": K}  sit at a free seat (K: private)
   {"type": "watch", "table": T}                        spectate
   {"type": "bots", "table": T, "level": L}             bots take the free seats (creator)
-  {"type": "act", "table": T, "action": "JS"}          a call or a card, in record notation
+  {"type": "act", "table": T, "action": "JS", "id": N}  a call or a card, in record notation
+                           (the optional ``id``, a number or a short text, is echoed:
+                           the actor's next state says ``"ack": {"id": N, "seq": S}``,
+                           S where the action is stored; a refusal says ``"id": N``)
   {"type": "sync", "table": T}                         your view again
   {"type": "hint", "table": T}                         the expert's evaluation, to you
   {"type": "chat", "table": T, "text": X | "phrase": Q} a line or a quick phrase, to all
@@ -83,6 +86,18 @@ def seat_label(who: dict[str, str], names: dict[str, str] | None = None) -> str 
     if "player" in who:
         return (names or {}).get(who["player"], who["player"])
     return f"bot:{who['bot']}" if "bot" in who else None
+
+
+MAX_ID = 64
+"""The longest text an action's ``id`` may be."""
+
+
+def valid_id(value: Any) -> bool:
+    """An action's ``id``: a whole number or a short text (echoed in its answer)."""
+    if isinstance(value, bool):
+        return False
+    return (isinstance(value, int) and abs(value) < 2 ** 53) or (
+        isinstance(value, str) and len(value) <= MAX_ID)
 
 
 def error_message(exc: ServiceError) -> Message:
@@ -564,7 +579,10 @@ class TableService:
             out = self._handle(player, message)
         except ServiceError as exc:
             assert len(self._pending) == pending  # a refused message records nothing
-            return [(player, error_message(exc))]
+            error = error_message(exc)
+            if isinstance(message, dict) and valid_id(message.get("id")):
+                error["id"] = message["id"]  # which of the player's actions it refuses
+            return [(player, error)]
         if commit:
             try:
                 self.commit()  # every action this message caused, before anyone hears
@@ -711,9 +729,20 @@ class TableService:
         elif kind == "bots":
             self.add_bots(table, player, message.get("level", "heuristic"))
         elif kind == "act":
+            ack = message.get("id")
+            if ack is not None and not valid_id(ack):
+                raise ServiceError("bad_message", "an action's id is a whole number or a "
+                                   f"text of at most {MAX_ID} characters")
             over = table.game is not None and table.game.is_over
+            seq = table.seq
             self.act(table, player, message.get("action"))
             lobby_changes = table.game is not None and table.game.is_over and not over
+            out = self._broadcast(table) + (self._lobby_news() if lobby_changes else [])
+            if ack is not None:  # the actor hears where his action is stored
+                for recipient, answer in out:
+                    if recipient == player and answer.get("table") == table.id:
+                        answer["ack"] = {"id": ack, "seq": seq}
+            return out
         elif kind == "sync":
             seat = table.seat_of(player)
             if seat is None and player not in table.spectators:
@@ -985,8 +1014,14 @@ class TableService:
             self._bot_plays(table, turn, bot.choose(game.view(turn)))
 
     def _bot_plays(self, table: Table, seat: int, action: int) -> None:
+        """A bot's move for ``seat``, stored with who made it (``by``: the seat's
+        ``bot``, a ``stand_in`` for a player away, the turn ``timer``'s): the store
+        tells a player's own moves from those made for him."""
+        by = "bot" if seat in table.bots else "stand_in" if seat in table.stand_ins \
+            else "timer"
         table.timed_out = None
-        self._record(table, "act", {"seat": seat, "action": action_name(action)}, action)
+        self._record(table, "act", {"seat": seat, "action": action_name(action), "by": by},
+                     action)
 
     def bot_turn(self, table_id: str) -> BotTurn | None:
         """The decision a bot is to make at ``table_id`` now, if any (for the web layer
@@ -1074,12 +1109,12 @@ class TableService:
 
     def store_absences(self, absences: dict[tuple[str, int], float | None]) -> None:
         """Write stand-in timers taken from :attr:`absences` (the writer thread does,
-        with a batch); a failure is logged (the timers still run here)."""
-        for (table_id, seat), wall in absences.items():
-            try:
-                self.store.set_absence(table_id, seat, wall)
-            except Exception as exc:
-                log.warning("could not store the absence at table %s: %s", table_id, exc)
+        with a batch) in one transaction; a failure is logged (the timers still run
+        here)."""
+        try:
+            self.store.set_absences(absences)
+        except Exception as exc:
+            log.warning("could not store %d absence(s): %s", len(absences), exc)
 
     def disconnected(self, player: str) -> None:
         """``player`` has no open connection left: if he is not back within
@@ -1097,6 +1132,8 @@ class TableService:
     def reconnected(self, player: str) -> None:
         """``player`` is back: his seats are his again."""
         for table in self.tables.values():
+            if not table.absent_since:  # nobody away there (most tables): no seat to give
+                continue
             seat = table.seat_of(player)
             if seat is not None and seat in table.absent_since:
                 table.stand_ins.pop(seat, None)
