@@ -326,6 +326,34 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*(map(int, threshold.split(",")) if threshold else (50_000, 20, 100)))
 
 
+def free_closed_transports() -> None:
+    """Closed connections freed at once rather than by the garbage collector: Python
+    3.11's socket transport keeps a bound method of itself (``_read_ready_cb``), so each
+    closed connection stayed behind as a reference cycle (the transport, its socket and
+    its extras) until a collection, which then ran every transport's ``__del__``: 4,500
+    connections' worth in one young collection, 70-100 ms of the loop (measured with
+    ``gc.DEBUG_SAVEALL`` on the responsiveness bench). The cycle is broken once the
+    transport is closed."""
+    from asyncio import selector_events
+
+    transport: Any = getattr(selector_events, "_SelectorSocketTransport", None)
+    if transport is None:
+        return
+    if getattr(transport, "_rebelote_frees", False) or not hasattr(
+            transport, "_call_connection_lost"):
+        return
+    lost = transport._call_connection_lost
+
+    def call_connection_lost(self: Any, exc: BaseException | None) -> None:
+        try:
+            lost(self, exc)
+        finally:
+            self._read_ready_cb = None
+
+    transport._call_connection_lost = call_connection_lost
+    transport._rebelote_frees = True
+
+
 def prefer_the_loop() -> None:
     """The GIL handed back sooner to the event loop: each socket write or read lets the
     GIL go, and the loop then waited up to Python's switch interval (5 ms) for it
@@ -929,6 +957,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tune_garbage_collector()
         prefer_the_loop()
+        free_closed_transports()
         if prestart:
             await work.start()
         if os.environ.get("REBELOTE_LOOP_REPORT"):
