@@ -25,6 +25,7 @@ from rebelote.hand import (
     HandState,
     action_name,
 )
+from rebelote.rules import Rules
 from rebelote.solver import Solver, position_of
 from rebelote.tricks import CARD_POINTS_TOTAL, raw_total, side_of
 from rebelote.view import SeatView
@@ -69,7 +70,7 @@ def hint_view(view: SeatView, samples: int = 48) -> list[Hint]:
         values = bot.evaluate(view)
         if not values:
             raise AnalysisError("no deal of the hidden cards fits this record")
-        scale = CARD_POINTS_TOTAL / raw_total(view.contract, rules.all_trump_points)
+        scale = _scale(view.contract, rules)
         hints = [Hint(action_name(c), v * scale, "expected points") for c, v in values.items()]
     elif rules.players == 4:  # the expert's bidding evaluation: solved deals
         bidder = SampledBidder(0, Solver(), worlds=samples // 4)
@@ -96,9 +97,9 @@ def hint_view(view: SeatView, samples: int = 48) -> list[Hint]:
     return hints
 
 
-def _scale(hand: HandState) -> float:
+def _scale(contract: int, rules: Rules) -> float:
     """Raw tout-atout points to the 162 scale, when the rules scale them."""
-    return CARD_POINTS_TOTAL / raw_total(hand.contract, hand.rules.all_trump_points)
+    return CARD_POINTS_TOTAL / raw_total(contract, rules.all_trump_points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +133,7 @@ def analyze(game: Game, progress: Callable[[int, int], None] | None = None,
             rules, played_hand.dealer, [cards_of(m) for m in played_hand.dealt],
             played_hand.taker, played_hand.contract, bid_level=played_hand.bid_level,
             double=played_hand.double)
-        scale = _scale(replay)
+        scale = _scale(replay.contract, replay.rules)
         for card in played_hand.played:
             seat = replay.turn
             team = side_of(seat, replay.n, replay.taker)

@@ -112,12 +112,19 @@ def hand_to_json(hand: HandState) -> dict[str, Any]:
 
 def game_to_record(game: Game) -> dict[str, Any]:
     """A game (finished or in progress) as a record."""
+    return hands_to_record(game.rules, game.players, game.hands)
+
+
+def hands_to_record(rules: Rules, players: Sequence[str | None],
+                    hands: Sequence[HandState]) -> dict[str, Any]:
+    """A record of ``hands`` played under ``rules`` (some of a game's hands: the
+    server's record of a table holds its finished ones only)."""
     return {
         "format": FORMAT,
         "version": VERSION,
-        "rules": game.rules.to_dict() | {"target": game.rules.target},
-        "players": list(game.players),
-        "hands": [hand_to_json(h) for h in game.hands],
+        "rules": rules.to_dict() | {"target": rules.target},
+        "players": list(players),
+        "hands": [hand_to_json(h) for h in hands],
     }
 
 

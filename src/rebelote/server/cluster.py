@@ -53,7 +53,7 @@ from rebelote.server.tables import (
     StorageFailure,
     Table,
     TableService,
-    valid_id,
+    refusing,
 )
 from rebelote.server.wire import dumps
 
@@ -116,10 +116,10 @@ FIRST_BATCHES = 2
 run together."""
 
 Sender = Callable[[str, str], Awaitable[None]]
+"""Sends a JSON text to a player's sockets in this process."""
 Loaded = tuple[dict[str, "Table | str"], set[str] | None]
 """Tables rebuilt for a takeover (or why one does not replay), and which of their
 players are online (None: Redis could not be asked)."""
-"""Sends a JSON text to a player's sockets in this process."""
 
 
 class Cluster:
@@ -145,11 +145,11 @@ class Cluster:
         connections, not queued behind a thousand reconnecting players' commands."""
         self._takeover_thread = concurrent.futures.ThreadPoolExecutor(
             1, thread_name_prefix="takeover")
+        """Loads and replays the tables taken over (not queued behind other threads'
+        work: the sessions of the players reconnecting meanwhile are read in threads)."""
         self._thread_redis = redis_sync.Redis.from_url(redis_url, decode_responses=True,
                                                        socket_timeout=10)
         """The takeover thread's own Redis client (presence asked off the loop)."""
-        """Loads and replays the tables taken over (not queued behind other threads'
-        work: the sessions of the players reconnecting meanwhile are read in threads)."""
         self.send_local = send_local
         self.id = worker_id or (f"{name}-" if name else "") + secrets.token_hex(6)
         self.ttl = max(1, math.ceil(owner_timeout))
@@ -179,15 +179,15 @@ class Cluster:
         """Tables being taken over (their owner keys ours, not yet run): a message for
         one waits for it."""
         self._reaping: dict[str, asyncio.Task[None]] = {}
+        """Takeovers of dead processes' tables under way, by dead process."""
         self._background: set[asyncio.Task[None]] = set()
+        """Work a takeover left going (statistics counted in a thread, players told)."""
         self._listed: dict[str, asyncio.Future[None]] = {}
         """By dead process being taken over: done once each of its tables waits in
         :attr:`_claiming` (a message then waits for its own table only)."""
         self._forwarded: dict[str, dict[str, tuple[str, float]]] = {}
         """By process: the players whose last message was passed on to it with no
         answer from it since (the table, when)."""
-        """Work a takeover left going (statistics counted in a thread, players told)."""
-        """Takeovers of dead processes' tables under way, by dead process."""
         self._renew = self.redis.register_script(_RENEW)
         self._delete_if = self.redis.register_script(_DELETE_IF)
         self._take_over = self.redis.register_script(_TAKE_OVER)
@@ -424,10 +424,8 @@ class Cluster:
                                        "done, try again in a moment", message)
 
     async def _refuse(self, player: str, text: str, message: Any = None) -> None:
-        refusal: dict[str, Any] = {"type": "error", "code": "unavailable", "message": text}
-        if isinstance(message, dict) and valid_id(message.get("id")):
-            refusal["id"] = message["id"]  # which of the player's actions it refuses
-        error = dumps(refusal)
+        error = dumps(refusing({"type": "error", "code": "unavailable", "message": text},
+                               message))
         if player in self.local_sockets:
             await self.send_local(player, error)
             return
@@ -516,9 +514,14 @@ class Cluster:
             await self._adopt([table])
             return True
         finally:
-            if self._claiming.get(table) is done:
-                del self._claiming[table]
-            done.set_result(None)
+            self._unclaim(table, done)
+
+    def _unclaim(self, table: str, done: asyncio.Future[None]) -> None:
+        """The claim ``done`` on ``table`` is over (the table run here, or let go): the
+        messages waiting for it go on."""
+        if self._claiming.get(table) is done:
+            del self._claiming[table]
+        done.set_result(None)
 
     def _load(self, tables: list[str]) -> Loaded:
         """In the takeover thread: ``tables`` rebuilt from the database (three queries),
@@ -533,19 +536,19 @@ class Cluster:
             return restored, None
 
     def _online_many_sync(self, players: list[str]) -> set[str]:
-        """:meth:`_online_many`, for the takeover thread."""
+        """:meth:`_online_many`, for the takeover thread (its own Redis client)."""
         if not players:
             return set()
         pipe = self._thread_redis.pipeline(transaction=False)
         for player in players:
             pipe.hgetall(f"{PREFIX}online:{player}")
-        counts = [{str(w) for w, c in got.items() if int(c) > 0} for got in pipe.execute()]
-        workers = sorted({w for c in counts for w in c if w != self.id})
+        counts = self._socket_counts(pipe.execute())
+        workers = self._others(counts)
         pipe = self._thread_redis.pipeline(transaction=False)
         for worker in workers:
             pipe.exists(f"{PREFIX}alive:{worker}")
-        alive = {self.id} | {w for w, n in zip(workers, pipe.execute(), strict=True) if n}
-        return {p for p, c in zip(players, counts, strict=True) if alive & c}
+        alive = self._alive_of(workers, pipe.execute() if workers else [])
+        return {p for p, c in zip(players, counts, strict=True) if alive & set(c)}
 
     async def _adopt(self, tables: list[str], ready: Callable[[], None] | None = None,
                      loaded: Awaitable[Loaded] | None = None,
@@ -665,26 +668,37 @@ class Cluster:
         alive = await self._alive(counts, self.control)
         return {p for p, c in zip(players, counts, strict=True) if alive & set(c)}
 
-    @staticmethod
-    async def _counts_many(players: list[str], client: Any) -> list[dict[str, int]]:
+    @classmethod
+    async def _counts_many(cls, players: list[str], client: Any) -> list[dict[str, int]]:
         """Each player's open sockets by process (those with any), in one round trip."""
         pipe = client.pipeline(transaction=False)
         for player in players:
             pipe.hgetall(f"{PREFIX}online:{player}")
-        return [{str(w): int(c) for w, c in got.items() if int(c) > 0}
-                for got in await pipe.execute()]
+        return cls._socket_counts(await pipe.execute())
 
     async def _alive(self, counts: list[dict[str, int]], client: Any) -> set[str]:
         """The processes named in ``counts`` that are alive (this one and those whose
         liveness key stands), in one round trip."""
-        workers = sorted({w for c in counts for w in c if w != self.id})
+        workers = self._others(counts)
         if not workers:
             return {self.id}
         pipe = client.pipeline(transaction=False)
         for worker in workers:
             pipe.exists(f"{PREFIX}alive:{worker}")
-        return {self.id} | {w for w, n in zip(workers, await pipe.execute(), strict=True)
-                            if n}
+        return self._alive_of(workers, await pipe.execute())
+
+    @staticmethod
+    def _socket_counts(replies: list[dict[Any, Any]]) -> list[dict[str, int]]:
+        """Players' ``online`` hashes read back: open sockets by process, those with any."""
+        return [{str(w): int(c) for w, c in got.items() if int(c) > 0} for got in replies]
+
+    def _others(self, counts: list[dict[str, int]]) -> list[str]:
+        """The other processes holding any of these sockets (whose liveness to ask)."""
+        return sorted({w for c in counts for w in c if w != self.id})
+
+    def _alive_of(self, workers: list[str], exists: list[Any]) -> set[str]:
+        """This process and those of ``workers`` whose liveness key stands."""
+        return {self.id} | {w for w, n in zip(workers, exists, strict=True) if n}
 
     # -- dead processes -------------------------------------------------------------------
 
@@ -773,10 +787,7 @@ class Cluster:
             ours = {names[int(i) - 1] for i in won}
             batch = [t for t in waiting if t in ours]
             for table in [t for t in waiting if t not in ours]:  # another process's
-                future = waiting.pop(table)
-                if self._claiming.get(table) is future:
-                    del self._claiming[table]
-                future.set_result(None)
+                self._unclaim(table, waiting.pop(table))
             chunks: list[list[str]] = []
             at = 0
             while at < len(batch):  # small first (those first play again soon), then more
@@ -794,10 +805,7 @@ class Cluster:
             def go_on(chunk: list[str]) -> None:
                 for table in chunk:  # their messages go on
                     if table in waiting:
-                        future = waiting.pop(table)
-                        if self._claiming.get(table) is future:
-                            del self._claiming[table]
-                        future.set_result(None)
+                        self._unclaim(table, waiting.pop(table))
 
             async def run(chunk: list[str], load: Awaitable[Loaded]) -> int:
                 try:
@@ -819,9 +827,7 @@ class Cluster:
                 raise failed[0]
         finally:
             for table, done in waiting.items():
-                if self._claiming.get(table) is done:
-                    del self._claiming[table]
-                done.set_result(None)
+                self._unclaim(table, done)
         self._later(self._interrupted(worker))
         log.warning("the tables of %s taken over: %d run here, in %.2f s", worker, taken,
                     loop.time() - started)
@@ -838,10 +844,9 @@ class Cluster:
             if undone:
                 out = [(p, m) for p, m in out if m.get("table") not in undone]
                 if not any(player in told for told in undone.values()):
-                    refusal = {"type": "error", "code": "storage", "message": STORAGE_ERROR}
-                    if isinstance(message, dict) and valid_id(message.get("id")):
-                        refusal["id"] = message["id"]
-                    out.append((player, refusal))
+                    out.append((player, refusing(
+                        {"type": "error", "code": "storage", "message": STORAGE_ERROR},
+                        message)))
         created = {t for t in created if t in self.service.tables}  # not undone
         self.kick()
         # Stored (or refused by the store): from here on a Redis failure refuses nothing.

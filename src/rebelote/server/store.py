@@ -341,11 +341,7 @@ class Store:
     def clear_absences(self, seats: list[tuple[str, int]]) -> None:
         """Clear the stand-in timers of many (table, seat) in one transaction (a
         takeover: the players already back at the tables it adopted)."""
-        if not seats:
-            return
-        with Session(self.engine) as session, session.begin():  # one statement
-            session.execute(delete(AbsenceRow).where(
-                tuple_(AbsenceRow.table_id, AbsenceRow.seat).in_(seats)))
+        self.set_absences(dict.fromkeys(seats))
 
     def set_absences(self, absences: dict[tuple[str, int], float | None]) -> None:
         """Store (None: clear) many stand-in timers, (table, seat) -> since, in one
@@ -361,8 +357,4 @@ class Store:
 
     def set_absence(self, table_id: str, seat: int, since: float | None) -> None:
         """Store (or, with None, clear) since when a seat's player is gone."""
-        with Session(self.engine) as session, session.begin():
-            session.execute(delete(AbsenceRow).where(AbsenceRow.table_id == table_id,
-                                                     AbsenceRow.seat == seat))
-            if since is not None:
-                session.add(AbsenceRow(table_id=table_id, seat=seat, since=since))
+        self.set_absences({(table_id, seat): since})

@@ -100,6 +100,14 @@ def valid_id(value: Any) -> bool:
         isinstance(value, str) and len(value) <= MAX_ID)
 
 
+def refusing(refusal: Message, message: Any) -> Message:
+    """``refusal`` naming the ``id`` of the action ``message`` it refuses, if it has a
+    valid one (the client tells which of its actions was not made)."""
+    if isinstance(message, dict) and valid_id(message.get("id")):
+        refusal["id"] = message["id"]
+    return refusal
+
+
 def error_message(exc: ServiceError) -> Message:
     """The ``error`` message for a refusal."""
     error: Message = {"type": "error", "code": exc.code, "message": str(exc)}
@@ -579,10 +587,7 @@ class TableService:
             out = self._handle(player, message)
         except ServiceError as exc:
             assert len(self._pending) == pending  # a refused message records nothing
-            error = error_message(exc)
-            if isinstance(message, dict) and valid_id(message.get("id")):
-                error["id"] = message["id"]  # which of the player's actions it refuses
-            return [(player, error)]
+            return [(player, refusing(error_message(exc), message))]
         if commit:
             try:
                 self.commit()  # every action this message caused, before anyone hears
@@ -1259,7 +1264,7 @@ class TableService:
     def record_job(self, table_id: Any, player: str | None = None,
                    invite: Any = None) -> Callable[[], Message]:
         """:meth:`finished_record` in two steps, as :meth:`history_job`."""
-        from rebelote.record import FORMAT, VERSION, hand_to_json
+        from rebelote.record import hands_to_record
 
         table = self.peek(table_id)
         self._check_invite(table, player or "", {"invite": invite})
@@ -1267,14 +1272,8 @@ class TableService:
         if game is None:
             raise ServiceError("not_started", "the game has not started")
         hands, _scores = _finished(game)
-        head = {"format": FORMAT, "version": VERSION,
-                "rules": game.rules.to_dict() | {"target": game.rules.target},
-                "players": [seat_label(who, self.names) for who in table.seats]}
-
-        def build() -> Message:
-            return head | {"hands": [hand_to_json(h) for h in hands]}
-
-        return build
+        players = [seat_label(who, self.names) for who in table.seats]
+        return lambda: hands_to_record(game.rules, players, hands)
 
     def stats(self, player: str) -> Message:
         """A player's record: games and wins, hands played, contracts taken and made,

@@ -14,20 +14,23 @@ from starlette.responses import JSONResponse as _StarletteJSON
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
-def dumps(value: Any) -> str:
-    """``value`` as JSON text (what ``json.dumps`` gives, in UTF-8 rather than ``\\u``
-    escapes; a value orjson refuses, such as an integer past 64 bits, by ``json``)."""
+def encode(value: Any) -> bytes:
+    """``value`` as UTF-8 JSON (what ``json.dumps`` gives, without ``\\u`` escapes; a
+    value orjson refuses, such as an integer past 64 bits, written by ``json``, whose
+    ASCII output any text can carry)."""
     try:
-        return orjson.dumps(value, option=_OPTIONS).decode()
+        return orjson.dumps(value, option=_OPTIONS)
     except TypeError:
-        return json.dumps(value)
+        return json.dumps(value).encode()
+
+
+def dumps(value: Any) -> str:
+    """:func:`encode` as text (a WebSocket text message)."""
+    return encode(value).decode()
 
 
 class JSONResponse(_StarletteJSON):
-    """Starlette's JSON response, rendered by orjson."""
+    """Starlette's JSON response, rendered by :func:`encode`."""
 
     def render(self, content: Any) -> bytes:
-        try:
-            return orjson.dumps(content, option=_OPTIONS)
-        except TypeError:
-            return super().render(content)
+        return encode(content)
