@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -27,15 +28,20 @@ def start_server(port: int, db: Path, redis_url: str | None = None,
                  workers: int = 1, env: dict[str, str] | None = None,
                  data: Path | None = None) -> subprocess.Popen[bytes]:
     """``rebelote serve`` on ``port`` with the SQLite database ``db`` (its data folder
-    beside it, or ``data``), waiting until it answers; ``env``: more variables."""
+    beside it, or ``data``), waiting until it answers; ``env``: more variables. Its
+    output goes to ``server-PORT.log`` beside the database (what :func:`stop_server`
+    shows if it does not stop)."""
     command = [sys.executable, "-m", "rebelote", "serve", "--port", str(port),
                "--database", f"sqlite:///{db}", "--workers", str(workers)]
     if redis_url is not None:
         command += ["--redis", redis_url]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env=dict(os.environ, PYTHONUNBUFFERED="1",
-                                     XDG_DATA_HOME=str(data or db.parent / "data"),
-                                     **(env or {})))
+    log = db.parent / f"server-{port}.log"
+    with log.open("ab") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                env=dict(os.environ, PYTHONUNBUFFERED="1",
+                                         XDG_DATA_HOME=str(data or db.parent / "data"),
+                                         **(env or {})))
+    _LOGS[proc.pid] = log
     for _ in range(300):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)
@@ -46,6 +52,31 @@ def start_server(port: int, db: Path, redis_url: str | None = None,
             time.sleep(0.1)
     proc.kill()
     raise AssertionError("the server did not start")
+
+
+_LOGS: dict[int, Path] = {}
+
+
+def stop_server(proc: subprocess.Popen[bytes], timeout: float = 20) -> None:
+    """Stop a server as an operator does (SIGTERM) and wait for it. One still running
+    after ``timeout`` seconds is a fault: its threads' stacks (``kill -USR1``, the
+    server's faulthandler) and the end of its log are the assertion's message."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+        return
+    except subprocess.TimeoutExpired:
+        pass
+    proc.send_signal(signal.SIGUSR1)
+    time.sleep(1.0)
+    proc.kill()
+    proc.wait(timeout=10)
+    log = _LOGS.get(proc.pid)
+    tail = log.read_text(errors="replace")[-8000:] if log is not None and log.exists() else ""
+    raise AssertionError(f"the server (pid {proc.pid}) did not stop within {timeout} s "
+                         f"of SIGTERM; its log ends:\n{tail}")
 
 
 def sign_in_guest(port: int, nickname: str = "Ana") -> str:

@@ -21,7 +21,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from tests.servers import free_port as _free_port
-from tests.servers import sign_in_guest, start_server
+from tests.servers import sign_in_guest, start_server, stop_server
 
 
 def _lobby(port: int) -> list[dict[str, Any]]:
@@ -59,10 +59,14 @@ def two_servers(tmp_path: Path, redis_url: str) -> Iterator[tuple[list[int],
     try:
         yield ports, procs
     finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.terminate()
-                proc.wait(timeout=10)
+        faults = []
+        for proc in procs:  # each one stopped, even after one that would not stop
+            try:
+                stop_server(proc)
+            except AssertionError as fault:
+                faults.append(fault)
+        if faults:
+            raise faults[0]
 
 
 def test_players_on_two_processes_share_a_table_which_survives_its_owner(
@@ -223,8 +227,7 @@ def test_several_workers_on_one_port(tmp_path: Path, redis_url: str) -> None:
         state = asyncio.run(play())
         assert state["seat"] == 0 and state["phase"] in ("auction", "play")
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        stop_server(proc)
 
 
 def test_several_workers_need_redis(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from tests.servers import free_port as _free_port
-from tests.servers import sign_in_guest
+from tests.servers import sign_in_guest, stop_server
 from tests.servers import start_server as _start
 
 
@@ -67,6 +67,5 @@ def test_a_killed_server_resumes_every_table(tmp_path: Path) -> None:
 
         after = asyncio.run(resync())
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        stop_server(proc)
     assert after == before

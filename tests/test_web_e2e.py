@@ -16,6 +16,7 @@ import pytest
 
 from tests.servers import free_port as _free_port
 from tests.servers import start_server as _start
+from tests.servers import stop_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(os.environ.get("REBELOTE_SHOTS", Path(__file__).parent.parent / "bench/out/screens"))
@@ -150,8 +151,7 @@ def server(tmp_path: Path):  # type: ignore[no-untyped-def]
     port = _free_port()
     proc = _start(port, tmp_path / "e2e.sqlite")
     yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=10)
+    stop_server(proc)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -82,6 +82,10 @@ MAX_SOCKETS = 8
 LOGIN_FREE_FAILURES = 5
 """Wrong passwords allowed per name and per address before the backoff starts."""
 LOGIN_MAX_WAIT_S = 900.0
+SHUTDOWN_GRACE_S = 5.0
+"""On SIGTERM, the longest wait for the connections and requests in progress to end
+before the server cancels them and writes its last batch (nothing they do can hold a
+stop for longer)."""
 
 
 class RateWindow:
@@ -1063,7 +1067,9 @@ def run(settings: Settings) -> None:
     # States are small: compressing each WebSocket message costs more than it saves.
     options: dict[str, Any] = {"host": settings.host, "port": settings.port,
                                "log_config": None, "access_log": False,
-                               "ws_per_message_deflate": False}
+                               "ws_per_message_deflate": False,
+                               # A stop waits at most this long for open connections.
+                               "timeout_graceful_shutdown": SHUTDOWN_GRACE_S}
     if settings.workers == 1:
         uvicorn.run(create_app(settings=settings, prestart=True), **options)
         return
