@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 
 import numpy as np
 import pytest
@@ -353,6 +354,45 @@ def test_compiled_trick_rules_are_the_pure_rules_module() -> None:
         if trick:
             for c in deck[n_in:n_in + 4]:
                 assert kernel.trick_value(c, led, mode) == strength(c, mode, led)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_deadline_gives_up_the_search_and_leaves_the_table_sound(threads: int) -> None:
+    """What a node costs varies twentyfold, so a decision's cap is a deadline: the
+    process's alarm thread makes the search (running without the GIL) give up at its
+    next node. Full sans-atout deals, whose solve takes tens of ms: with the deadline 2
+    ms ahead each gives up (None) well before its solve would end, and the same solver's
+    answers afterwards are exact; an alarm never lands on a later search."""
+    rng = random.Random()
+    seed = rng.getrandbits(32)
+    rng.seed(seed)
+    rules = Rules.contree()
+    limited, fresh = Solver(threads=threads), Solver()
+    tested = 0
+    while tested < 4:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        hands = [sorted(deck[8 * s:8 * s + 8]) for s in range(4)]
+        hand = HandState.with_contract(rules, 0, hands, 1, 4, -1, 0, 1)
+        pos = position_of(hand, hand.turn % 2)  # the side to move maximizes
+        started = time.perf_counter()
+        exact = fresh.move_values(pos)
+        took = time.perf_counter() - started
+        if took < 0.03:  # too quick to tell a deadline from the end
+            continue
+        tested += 1
+        for within in (limited.move_values_within, limited.value_within):
+            started = time.perf_counter()
+            assert within(pos, None, started + 0.002) is None, seed
+            assert time.perf_counter() - started < 0.7 * took + 0.01, seed
+        past = limited.at_least_within(pos, 1, None, time.perf_counter() - 1)
+        assert past is None, seed  # a deadline already gone: given up at once
+        assert limited.move_values_within(pos, None, time.perf_counter() + 60) == exact
+        assert limited.value_within(pos, None, time.perf_counter() + 60) == max(
+            exact.values()), seed
+    time.sleep(0.01)  # the alarms of the searches above are all due by now
+    assert limited.move_values(pos) == exact, seed
+    assert limited.stats[kernel.S_NODE_LIMIT] == limited.stats[kernel.S_ABORTED] == 0
 
 
 @pytest.mark.parametrize("threads", [1, 2])

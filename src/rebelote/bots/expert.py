@@ -204,8 +204,6 @@ class SampledBidder(HeuristicBot):
         self._solves = 0
         self._cap = math.inf
         """With a budget: when a solve is given up (:data:`CAP_FACTOR` budgets in)..."""
-        self._nodes_per_ms = SOLVER_SPEED[0]
-        """... converted to nodes with the solver's speed, learned as it bids..."""
         self._model = HeuristicBot(seed)
         """... and the model that then decides (a heuristic whose calls solve nothing)."""
         self._memo: dict[tuple[object, ...], int] = {}
@@ -256,19 +254,12 @@ class SampledBidder(HeuristicBot):
     def _solve(self, pos: Position, target: int | None = None) -> int:
         """The solver's value of ``pos`` (or whether it reaches ``target``: 1 or 0),
         within the decision's cap: :class:`_OutOfTime` if it would overrun it."""
-        nodes = None
-        if self._cap != math.inf:
-            nodes = max(1, int((self._cap - time.perf_counter()) * 1000 * self._nodes_per_ms))
-        before, started = int(self.solver.stats[0]), time.perf_counter()
+        cap = None if self._cap == math.inf else self._cap
         if target is None:
-            result = self.solver.value_within(pos, nodes)
+            result = self.solver.value_within(pos, None, cap)
         else:
-            reached = self.solver.at_least_within(pos, target, nodes)
+            reached = self.solver.at_least_within(pos, target, None, cap)
             result = None if reached is None else int(reached)
-        if nodes is not None:
-            took = max(1e-3, (time.perf_counter() - started) * 1000)
-            rate = (int(self.solver.stats[0]) - before) / took
-            self._nodes_per_ms = SOLVER_SPEED[0] = 0.5 * self._nodes_per_ms + 0.5 * rate
         if result is None:
             raise _OutOfTime
         return result
@@ -584,11 +575,9 @@ class ExpertBot:
         """Whether the last decision solved its worlds exactly (else rollouts)."""
         self.stopped = ""
         """Why the last anytime decision stopped: ``budget``, ``clear`` (the best card
-        clear), ``cap`` (a world given up at 1.8 budgets) or ``worlds`` (no more)."""
+        clear), ``cap`` (a world given up at :data:`CAP_FACTOR` budgets) or ``worlds`` (no more)."""
         self._world_ms: dict[tuple[bool, int], float] = dict(WORLD_MS_PRIOR)
         """Expected ms of one world, by (solved exactly, cards left): learned as it plays."""
-        self._nodes_per_ms = SOLVER_SPEED[0]
-        """The solver's nodes per ms and thread here: learned as it plays, to cap a world."""
 
     def choose(self, view: SeatView) -> int:
         actions = actions_of(view)
@@ -664,13 +653,8 @@ class ExpertBot:
             pos = position_from_view(view, hands, my_team)
             values: dict[Card, float]
             if exact and anytime:  # a world that would overrun the budget is given up
-                nodes = self.solver.stats[0]
-                cap_ms = (start + CAP_FACTOR * budget / 1000 - t) * 1000
                 solved = self.solver.move_values_within(
-                    pos, max(1, int(cap_ms * self._nodes_per_ms)))
-                took = max(1e-3, (time.perf_counter() - t) * 1000)
-                rate = (self.solver.stats[0] - nodes) / took / self.solver.last_threads
-                self._nodes_per_ms = SOLVER_SPEED[0] = 0.5 * self._nodes_per_ms + 0.5 * rate
+                    pos, None, start + CAP_FACTOR * budget / 1000)
                 if solved is None:
                     self.stopped = "cap"
                     break
@@ -705,17 +689,10 @@ MIN_WORLDS = 6
 the best card may be declared clear only after this many."""
 MAX_WORLDS = 4000
 """Anytime mode: a cap on the worlds of one decision (distinct deals run out anyway)."""
-CAP_FACTOR = 1.8
+CAP_FACTOR = 1.6
 """Anytime mode: a world solved exactly is given up (and the decision made from the
-worlds so far) if it would end past this many budgets from the decision's start (the
-worlds' costs vary: a full deal's solve took 5 to 100 ms)."""
-NODES_PER_MS_PRIOR = 1000.0
-"""Anytime mode: the solver's first guess of nodes per ms and thread (the nodes it
-counts: 1,100 to 1,600 a ms on full deals on this machine, quiet; a guess too high let a
-decision run to 3.3 budgets)."""
-SOLVER_SPEED = [NODES_PER_MS_PRIOR]
-"""What every bot of this process learned of the solver's speed (nodes per ms and
-thread): a match makes new bots for each deal, which start from it."""
+worlds so far) at this many budgets from the decision's start (the solver's deadline: the
+worlds' costs vary, a full deal's solve took 5 to 300 ms); the same for a bid's solves."""
 CLEAR_Z = 3.0
 """Anytime mode: stop early once the best card is this many standard errors ahead."""
 WORLD_MS_PRIOR: dict[tuple[bool, int], float] = {

@@ -6,7 +6,11 @@ the expert bot calls it on hands it sampled from what its seat knows.
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -156,13 +160,15 @@ class Solver:
         assert value is not None
         return value
 
-    def value_within(self, pos: Position, nodes: int | None) -> int | None:
-        """:meth:`value`, or None past ``nodes`` nodes (None: no limit)."""
-        _limit(self.stats, nodes)
+    def value_within(self, pos: Position, nodes: int | None,
+                     deadline: float | None = None) -> int | None:
+        """:meth:`value`, or None past ``nodes`` nodes or ``deadline``
+        (``time.perf_counter``; None: no limit)."""
+        ticket = _limit(self.stats, nodes, deadline)
         g = int(k.solve_window(*_state(pos), pos.params, self.table,
                                self._next_generation(), self.stats, -1,
                                *k.new_heuristics()))
-        return None if _unlimit(self.stats) else g
+        return None if _unlimit(self.stats, ticket) else g
 
     def at_least(self, pos: Position, target: int) -> bool:
         """Whether the raw value is ``target`` or more: one null-window search, much
@@ -171,12 +177,14 @@ class Solver:
         assert reached is not None
         return reached
 
-    def at_least_within(self, pos: Position, target: int, nodes: int | None) -> bool | None:
-        """:meth:`at_least`, or None past ``nodes`` nodes (None: no limit)."""
-        _limit(self.stats, nodes)
+    def at_least_within(self, pos: Position, target: int, nodes: int | None,
+                        deadline: float | None = None) -> bool | None:
+        """:meth:`at_least`, or None past ``nodes`` nodes or ``deadline`` (None: no
+        limit)."""
+        ticket = _limit(self.stats, nodes, deadline)
         g = k.search(*_state(pos), target - 1, target, pos.params, self.table,
                      self._next_generation(), self.stats, *k.new_heuristics())
-        return None if _unlimit(self.stats) else int(g) >= target
+        return None if _unlimit(self.stats, ticket) else int(g) >= target
 
     def move_values(self, pos: Position) -> dict[Card, int]:
         """The raw value of each legal card of the player to move. Equivalent cards (a
@@ -185,10 +193,12 @@ class Solver:
         assert values is not None
         return values
 
-    def move_values_within(self, pos: Position, nodes: int | None) -> dict[Card, int] | None:
+    def move_values_within(self, pos: Position, nodes: int | None,
+                           deadline: float | None = None) -> dict[Card, int] | None:
         """:meth:`move_values`, or None if the search needs more than ``nodes`` nodes
-        (on each thread; None: no limit): a decision that must keep to its time gives
-        the world up rather than overrun."""
+        (on each thread) or goes past ``deadline`` (``time.perf_counter``; None: no
+        limit): a decision that must keep to its time gives the world up rather than
+        overrun."""
         gen = self._next_generation()
         reps = np.zeros(32, dtype=np.int64)
         legal = int(k.root_representatives(pos.hands, pos.n_in_trick, pos.leader, pos.led,
@@ -201,24 +211,25 @@ class Solver:
         self.last_threads = 1 if one else self.threads
         if one:
             only = sum(1 << c for c in searched)
-            _limit(self.stats, nodes)
+            ticket = _limit(self.stats, nodes, deadline)
             values = self._solve_cards(pos, only, -1, gen, self.stats, *k.new_heuristics())
-            aborted = _unlimit(self.stats)
+            aborted = _unlimit(self.stats, ticket)
         else:
-            values, aborted = self._solve_threaded(pos, searched, gen, nodes)
+            values, aborted = self._solve_threaded(pos, searched, gen, nodes, deadline)
         if aborted:
             return None
         return {c: values[int(reps[c])] for c in cards}
 
     def _solve_threaded(self, pos: Position, searched: list[Card], gen: int,
-                        nodes: int | None = None) -> tuple[dict[Card, int], bool]:
+                        nodes: int | None = None, deadline: float | None = None
+                        ) -> tuple[dict[Card, int], bool]:
         """The values of ``searched``, the cards shared out over the threads; and whether
-        a thread gave up (``nodes`` each)."""
+        a thread gave up (``nodes`` each, or at ``deadline``)."""
         cards = iter(searched)  # taken in turn by threads
 
-        def work(_: int) -> tuple[dict[Card, int], np.ndarray]:
+        def work(_: int) -> tuple[dict[Card, int], np.ndarray, int]:
             stats = np.zeros_like(self.stats)
-            _limit(stats, nodes)
+            ticket = _limit(stats, nodes, deadline)
             heuristics = k.new_heuristics()
             out: dict[Card, int] = {}
             guess = -1
@@ -228,13 +239,13 @@ class Solver:
                     break
                 out |= values
                 guess = values[card]
-            return out, stats
+            return out, stats, ticket
 
         result: dict[Card, int] = {}
         aborted = False
-        for out, stats in _pool(self.threads).map(work, range(self.threads)):
+        for out, stats, ticket in _pool(self.threads).map(work, range(self.threads)):
             result |= out
-            aborted = _unlimit(stats) or aborted
+            aborted = _unlimit(stats, ticket) or aborted
             self.stats += stats
         return result, aborted
 
@@ -248,14 +259,72 @@ class Solver:
         return {int(cards[i]): int(values[i]) for i in range(n)}
 
 
-def _limit(stats: np.ndarray, nodes: int | None) -> None:
-    """Searches with ``stats`` give up after ``nodes`` more nodes (None: never)."""
+class _Alarm:
+    """One thread of the process that, at a search's deadline, sets its node limit so
+    that the kernel (which runs without the GIL) gives up at its next node. What a node
+    costs varies twentyfold (the last tricks are one node, looped), so a limit in nodes
+    alone, from a learned speed, let bids run to three budgets."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._due: list[tuple[float, int]] = []
+        """(deadline, ticket), earliest first: the armed searches..."""
+        self._armed: dict[int, np.ndarray] = {}
+        """... and each ticket's counters (a ticket disarmed is gone from here)."""
+        self._tickets = itertools.count(1)
+        self._pid = 0
+
+    def arm(self, stats: np.ndarray, deadline: float) -> int:
+        """Give up the search on ``stats`` at ``deadline`` (``time.perf_counter``): the
+        ticket to :meth:`disarm` it with."""
+        with self._cond:
+            if self._pid != os.getpid():  # none yet, or a forked child's copy
+                self._pid, self._due, self._armed = os.getpid(), [], {}
+                threading.Thread(target=self._run, name="solver-alarm", daemon=True).start()
+            ticket = next(self._tickets)
+            self._armed[ticket] = stats
+            heapq.heappush(self._due, (deadline, ticket))
+            self._cond.notify()
+            return ticket
+
+    def disarm(self, ticket: int) -> None:
+        """The search is over: its counters are no longer touched (under the lock, so
+        that an alarm cannot land on the next search with the same counters)."""
+        with self._cond:
+            self._armed.pop(ticket, None)
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                now = time.perf_counter()
+                while self._due and self._due[0][0] <= now:
+                    stats = self._armed.pop(heapq.heappop(self._due)[1], None)
+                    if stats is not None:
+                        stats[k.S_NODE_LIMIT] = 1  # past it: the next node gives up
+                wait = self._due[0][0] - now if self._due else None
+                self._cond.wait(wait)
+
+
+_ALARM = _Alarm()
+
+
+def _limit(stats: np.ndarray, nodes: int | None, deadline: float | None = None) -> int:
+    """Searches with ``stats`` give up after ``nodes`` more nodes (None: never) or at
+    ``deadline`` (``time.perf_counter``; None: never): a ticket for :func:`_unlimit`."""
     stats[k.S_ABORTED] = 0
     stats[k.S_NODE_LIMIT] = 0 if nodes is None else int(stats[0]) + max(1, nodes)
+    if deadline is None:
+        return 0
+    if deadline <= time.perf_counter():
+        stats[k.S_NODE_LIMIT] = 1
+        return 0
+    return _ALARM.arm(stats, deadline)
 
 
-def _unlimit(stats: np.ndarray) -> bool:
+def _unlimit(stats: np.ndarray, ticket: int = 0) -> bool:
     """No limit any more; whether a search gave up under it."""
+    if ticket:
+        _ALARM.disarm(ticket)
     aborted = bool(stats[k.S_ABORTED])
     stats[k.S_ABORTED] = stats[k.S_NODE_LIMIT] = 0
     return aborted
