@@ -88,18 +88,22 @@ def worker_start(kind: str, server: int) -> None:
 
 
 def warm() -> None:
-    """The expert's first decision, made once, to load what it needs."""
+    """Every solver kernel loaded (and frozen out of the collector's sight,
+    :func:`~rebelote.solver.warm.warm_up`), then the expert's first decision made once,
+    to load what else it needs."""
     import random
 
     from rebelote.game import Game
     from rebelote.hand import HandState, deal_deck
     from rebelote.rules import Rules
+    from rebelote.solver.warm import warm_up
 
     game = Game(Rules.classic(), dealer=0)
     game.start_hand(HandState.deal(game.rules, 0, deal_deck(random.Random(0), 4)))
     hand = game.current
     assert hand is not None
     with contextlib.suppress(Exception):
+        warm_up()
         make_bot("expert", 0).choose(game.view(hand.turn))
 
 
