@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
+from typing import Any
 
 import numpy as np
 import pytest
@@ -393,6 +394,39 @@ def test_a_deadline_gives_up_the_search_and_leaves_the_table_sound(threads: int)
     time.sleep(0.01)  # the alarms of the searches above are all due by now
     assert limited.move_values(pos) == exact, seed
     assert limited.stats[kernel.S_NODE_LIMIT] == limited.stats[kernel.S_ABORTED] == 0
+
+
+def _deadline_in_child(queue: Any) -> None:
+    """Full sans-atout deals (most take 10 ms or more) searched with a deadline 2 ms
+    ahead: how many were given up."""
+    rng = random.Random(7)
+    given_up = 0
+    for _ in range(5):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        hands = [sorted(deck[8 * s:8 * s + 8]) for s in range(4)]
+        pos = position_of(HandState.with_contract(Rules.contree(), 0, hands, 1, 4, -1, 0, 1), 1)
+        given_up += Solver().value_within(pos, None, time.perf_counter() + 0.002) is None
+    queue.put(given_up)
+
+
+def test_a_forked_process_has_an_alarm_of_its_own() -> None:
+    """The server's bot workers are forked: a child of a process whose alarm thread runs
+    (its lock perhaps held at the fork) gets its own thread and lock, and its deadlines
+    still stop its searches."""
+    import multiprocessing
+
+    rules = Rules.contree()
+    hands = [list(range(8 * s, 8 * s + 8)) for s in range(4)]
+    pos = position_of(HandState.with_contract(rules, 0, hands, 1, 4, -1, 0, 1), 1)
+    Solver().value_within(pos, None, time.perf_counter() + 0.001)  # the alarm runs here
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_deadline_in_child, args=(queue,))
+    child.start()
+    assert queue.get(timeout=60) >= 3  # its alarm thread stopped them
+    child.join(timeout=10)
+    assert child.exitcode == 0
 
 
 @pytest.mark.parametrize("threads", [1, 2])

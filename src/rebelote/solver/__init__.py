@@ -272,14 +272,20 @@ class _Alarm:
         self._armed: dict[int, np.ndarray] = {}
         """... and each ticket's counters (a ticket disarmed is gone from here)."""
         self._tickets = itertools.count(1)
-        self._pid = 0
+        self._running = False
+        os.register_at_fork(after_in_child=self._forked)
+
+    def _forked(self) -> None:
+        """A forked child has no alarm thread, and the lock may have been copied held."""
+        self._cond = threading.Condition()
+        self._due, self._armed, self._running = [], {}, False
 
     def arm(self, stats: np.ndarray, deadline: float) -> int:
         """Give up the search on ``stats`` at ``deadline`` (``time.perf_counter``): the
         ticket to :meth:`disarm` it with."""
         with self._cond:
-            if self._pid != os.getpid():  # none yet, or a forked child's copy
-                self._pid, self._due, self._armed = os.getpid(), [], {}
+            if not self._running:
+                self._running = True
                 threading.Thread(target=self._run, name="solver-alarm", daemon=True).start()
             ticket = next(self._tickets)
             self._armed[ticket] = stats
@@ -294,7 +300,8 @@ class _Alarm:
             self._armed.pop(ticket, None)
 
     def _run(self) -> None:
-        with self._cond:
+        cond = self._cond  # a forked child makes its own: this thread is not in it
+        with cond:
             while True:
                 now = time.perf_counter()
                 while self._due and self._due[0][0] <= now:
@@ -302,7 +309,7 @@ class _Alarm:
                     if stats is not None:
                         stats[k.S_NODE_LIMIT] = 1  # past it: the next node gives up
                 wait = self._due[0][0] - now if self._due else None
-                self._cond.wait(wait)
+                cond.wait(wait)
 
 
 _ALARM = _Alarm()
