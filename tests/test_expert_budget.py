@@ -29,7 +29,9 @@ def test_levels_name_a_budget_and_refuse_bad_ones() -> None:
     bot = make_bot("expert:40", 3)
     assert isinstance(bot, ExpertBot)
     assert bot.budget_ms == 40 and bot.bid_budget_ms == 40
-    assert isinstance(bot.heuristic, SampledBidder) and bot.heuristic.budget_ms == 40
+    assert not isinstance(bot.heuristic, SampledBidder)  # a budget bids by the model
+    sampled = ExpertBot(3, budget_ms=40, bid_worlds=16)  # unless told otherwise
+    assert isinstance(sampled.heuristic, SampledBidder) and sampled.heuristic.budget_ms == 40
     with pytest.raises(ValueError):
         ExpertBot(budget_ms=0)
 
@@ -184,7 +186,7 @@ def test_bids_get_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     for budget in (5.0, 400.0):
         rng = random.Random(21)
         solves = 0
-        bot = ExpertBot(seed=3, budget_ms=budget)
+        bot = ExpertBot(seed=3, budget_ms=budget, bid_worlds=16)
         assert isinstance(bot.heuristic, SampledBidder)
         for i in range(12):  # the solves of 12 auctions' first calls
             hand = HandState.new(Rules.contree(), i % 4, rng)
@@ -375,21 +377,31 @@ def test_the_expert_can_solve_on_several_threads_without_leaving_them_behind() -
     assert threading.active_count() <= before + 2
 
 
+def test_the_cap_leaves_room_within_two_budgets() -> None:
+    """A world is given up in time for the decision to end within two budgets (the
+    alarm's latency and the decision's last steps: ``CAP_SLACK_MS``), never before the
+    budget itself is spent."""
+    for budget in (1, 3, 5, 8, 10, 25, 100, 500, 10_000):
+        cap = expert_module.cap_ms(budget)
+        assert budget <= cap <= expert_module.CAP_FACTOR * budget
+        assert cap == budget or cap <= 2 * budget - expert_module.CAP_SLACK_MS
+
+
 def test_a_world_that_would_overrun_the_budget_is_given_up(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A full deal's exact solve took 5 to 300 ms (more on a busy machine): a world still
-    being solved at ``CAP_FACTOR`` budgets is given up (the solver's deadline), and the
+    being solved at ``cap_ms`` is given up (the solver's deadline), and the
     decision made from the worlds before it (here: none, the heuristic's card)."""
     warm.warm_up()
     monkeypatch.setattr(expert_module, "WORLD_MS_PRIOR", {(True, 8): 0.01, (False, 8): 0.01})
     hand = _mid_hand(4, 1)  # the first trick: a world solved exactly is a whole deal
     view = hand.view(hand.turn)
-    monkeypatch.setattr(expert_module, "CAP_FACTOR", 0.0)  # the cap passed at once
+    monkeypatch.setattr(expert_module, "cap_ms", lambda budget: 0.0)  # passed at once
     bot = ExpertBot(4, budget_ms=10)
     card = bot.choose(view)
     assert hand.legal_cards() >> card & 1
     assert bot.samples_used == 0 and bot.solved and bot.stopped == "cap"
-    monkeypatch.setattr(expert_module, "CAP_FACTOR", 1e6)  # no cap in effect
+    monkeypatch.setattr(expert_module, "cap_ms", lambda budget: 1e9)  # no cap in effect
     fast = ExpertBot(4, budget_ms=10)
     fast.choose(view)
     assert fast.samples_used >= 1 and fast.stopped != "cap"
@@ -397,23 +409,23 @@ def test_a_world_that_would_overrun_the_budget_is_given_up(
 
 def test_a_bid_whose_solve_would_overrun_the_budget_falls_back_on_the_model(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A sampled deal's solve is given up at ``CAP_FACTOR`` budgets: the call is then the
+    """A sampled deal's solve is given up at ``cap_ms``: the call is then the
     model's (or the last pass's), never a decision that overruns its budget many times."""
     warm.warm_up()
     rng = random.Random(21)
     capped = given_up = 0
-    real_cap = expert_module.CAP_FACTOR
+    real_cap = expert_module.cap_ms
     for i in range(12):
         hand = HandState.new(Rules.contree(), i % 4, rng)
         view = hand.view(hand.turn)
-        monkeypatch.setattr(expert_module, "CAP_FACTOR", 0.0)  # every solve given up
-        slow = ExpertBot(seed=3, budget_ms=50)
+        monkeypatch.setattr(expert_module, "cap_ms", lambda budget: 0.0)  # all given up
+        slow = ExpertBot(seed=3, budget_ms=50, bid_worlds=16)
         bidder = slow.heuristic
         assert isinstance(bidder, SampledBidder)
         call = slow.choose(view)
         assert call in view.legal_actions and bidder._cap == math.inf  # and reset after
-        monkeypatch.setattr(expert_module, "CAP_FACTOR", real_cap)
-        free = ExpertBot(seed=3, budget_ms=50)
+        monkeypatch.setattr(expert_module, "cap_ms", real_cap)
+        free = ExpertBot(seed=3, budget_ms=50, bid_worlds=16)
         free.choose(view)
         assert isinstance(free.heuristic, SampledBidder)
         if free.heuristic._solves:  # a close call that solves deals

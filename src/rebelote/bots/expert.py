@@ -3,10 +3,11 @@ sampled world by how likely the observed play is there, evaluate every legal car
 each world, play the best on average.
 
 Each world is solved exactly by the compiled solver once few enough cards remain for it
-to answer within the time budget (``solve_cards``: from the third trick on; a world then
-takes about 3 ms, 25 ms at most, against 21 / 170 ms one trick earlier); earlier in the
-hand each card is valued by compiled random rollouts. Bidding uses the same evaluation
-(:class:`SampledBidder`): deals sampled to fit the auction so far, solved exactly with the
+to answer in time (``solve_cards``: from the third trick on; a world then takes about 3
+ms, 25 ms at most, against 21 / 170 ms one trick earlier; with a time budget, as soon as
+two worlds fit in it); earlier in the hand each card is valued by compiled random
+rollouts. Without a budget, bidding uses the same evaluation (:class:`SampledBidder`):
+deals sampled to fit the auction so far, solved exactly with the
 bidder (or, for a coinche, the opponent) as taker, corrected by how far real play falls
 short of the exact value, scored by the rules. Clear hands are decided by the heuristic's
 rules of thumb, which the solves would only confirm (docs/bots.md).
@@ -229,7 +230,7 @@ class SampledBidder(HeuristicBot):
         # a first pass on few deals when the budget is short (a solve takes a few ms)
         self._worlds_now = max(MIN_BID_WORLDS, min(base, int(self.budget_ms / BID_SOLVE_MS)))
         self._deadline = start + self.budget_ms / 1000
-        self._cap = start + CAP_FACTOR * self.budget_ms / 1000
+        self._cap = start + cap_ms(self.budget_ms) / 1000
         self._solves = 0
         try:
             action = self._bid_once(view)
@@ -523,9 +524,10 @@ class ExpertBot:
     any machine. With ``budget_ms`` the bot is anytime: it keeps sampling worlds until the
     budget is spent (or the best card is clear, :data:`CLEAR_Z` standard errors ahead of
     the next), solving each world exactly as soon as its expected solve time, learned
-    from the decisions so far, lets at least :data:`MIN_WORLDS` worlds fit in the
-    budget, and by compiled rollouts before; bids get ``bid_budget_ms`` (default: the
-    same) for more sampled deals (:class:`SampledBidder`)."""
+    from the decisions so far, lets :data:`EXACT_WORLDS` worlds fit in the budget, and
+    by compiled rollouts before; its bids are the model's (:data:`BUDGET_BIDS_BY_MODEL`),
+    or with ``bid_worlds`` given, the sampled bidder's within ``bid_budget_ms`` (default:
+    the same)."""
 
     name = "expert"
 
@@ -539,8 +541,9 @@ class ExpertBot:
         play on any machine; with ``budget_s`` the bot stops sampling when the time is up
         (after ``min_samples``) instead. ``budget_ms``: the anytime mode above. Bids
         from solved deals (:class:`SampledBidder`, ``bid_worlds`` a decision; default:
-        ``AUCTION_WORLDS`` / ``CLASSIC_WORLDS``); ``bid_worlds=0`` bids with the
-        heuristic's model instead. ``misfit_weight``: in auction games, a world's weight
+        ``AUCTION_WORLDS`` / ``CLASSIC_WORLDS``; with ``budget_ms``, the model's unless
+        ``bid_worlds`` is given: :data:`BUDGET_BIDS_BY_MODEL`); ``bid_worlds=0`` bids with
+        the heuristic's model. ``misfit_weight``: in auction games, a world's weight
         is multiplied by it for each other seat's bid that the bidding model would not
         have made with that seat's hand there (:func:`auction_fit`; 1: the bids are not
         read in card play). ``threads``: the solver's threads for one world's cards (the
@@ -553,7 +556,9 @@ class ExpertBot:
         self.budget_ms = budget_ms
         self.bid_budget_ms = budget_ms if bid_budget_ms is None else bid_budget_ms
         self.heuristic: HeuristicBot
-        if bid_worlds is None:
+        if bid_worlds is None and budget_ms is not None and BUDGET_BIDS_BY_MODEL:
+            self.heuristic = HeuristicBot(seed)  # the model: see BUDGET_BIDS_BY_MODEL
+        elif bid_worlds is None:
             self.heuristic = SampledBidder(seed, self.solver, AUCTION_WORLDS, CLASSIC_WORLDS,
                                            budget_ms=self.bid_budget_ms)
         elif bid_worlds:
@@ -620,8 +625,7 @@ class ExpertBot:
         if anytime:
             budget = float(self.budget_ms or 0.0)
             cost = self._world_cost(True, tricks_left)
-            exact = (cost * MIN_WORLDS <= budget
-                     or (cards_left <= self.solve_cards and cost * 2 <= budget))
+            exact = cost * EXACT_WORLDS <= budget
             max_samples = MAX_WORLDS
             deadline = start + budget / 1000
         else:
@@ -654,7 +658,7 @@ class ExpertBot:
             values: dict[Card, float]
             if exact and anytime:  # a world that would overrun the budget is given up
                 solved = self.solver.move_values_within(
-                    pos, None, start + CAP_FACTOR * budget / 1000)
+                    pos, None, start + cap_ms(budget) / 1000)
                 if solved is None:
                     self.stopped = "cap"
                     break
@@ -685,14 +689,34 @@ class ExpertBot:
 
 
 MIN_WORLDS = 6
-"""Anytime mode: worlds solved exactly only when at least this many fit in the budget;
-the best card may be declared clear only after this many."""
+"""Anytime mode: the best card may be declared clear only after this many worlds."""
+EXACT_WORLDS = 2
+"""Anytime mode: worlds are solved exactly (else valued by rollouts) when this many fit
+in the budget, from the first trick on (six for the first two tricks before: at 100 ms,
+exact from trick 1 with the model's bids scored +17.0 (−0.5..+34.6) against colver v2
+over 300 deals, against +5.3 (−10.0..+20.6) over 500 before; self-play, 200 deals:
++17.9 (−4.1..+39.9) for exact from trick 1 alone)."""
+BUDGET_BIDS_BY_MODEL = True
+"""With a time budget the expert bids with the heuristic's model, not from solved deals:
+at 100 ms the model's bids scored +27.0 (+7.1..+46.9) a deal against the sampled bidder's
+in self-play (200 duplicate deals), +8.2 against colver v2 (300 deals, against +5.3), and
+take no time (33 ms a bid on average before; colver, given our mean time, gets less).
+Double-dummy values flatter the taker, and more deals only made the bias surer."""
 MAX_WORLDS = 4000
 """Anytime mode: a cap on the worlds of one decision (distinct deals run out anyway)."""
 CAP_FACTOR = 1.6
 """Anytime mode: a world solved exactly is given up (and the decision made from the
 worlds so far) at this many budgets from the decision's start (the solver's deadline: the
 worlds' costs vary, a full deal's solve took 5 to 300 ms); the same for a bid's solves."""
+CAP_SLACK_MS = 5.0
+"""... but at least this long before two budgets (the alarm's latency, and what the
+decision does after: a 10 ms card took 20.5 ms with the cap at 16), and never before one
+budget."""
+
+
+def cap_ms(budget_ms: float) -> float:
+    """When, from a decision's start, a world still being solved is given up (ms)."""
+    return max(budget_ms, min(CAP_FACTOR * budget_ms, 2 * budget_ms - CAP_SLACK_MS))
 CLEAR_Z = 3.0
 """Anytime mode: stop early once the best card is this many standard errors ahead."""
 WORLD_MS_PRIOR: dict[tuple[bool, int], float] = {
