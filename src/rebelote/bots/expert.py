@@ -204,7 +204,7 @@ class SampledBidder(HeuristicBot):
         :data:`LATE_BID_WORLDS` deals (a first pass may be cut short)."""
         self._solves = 0
         self._cap = math.inf
-        """With a budget: when a solve is given up (:data:`CAP_FACTOR` budgets in)..."""
+        """With a budget: when a solve is given up (:func:`cap_ms` in)..."""
         self._model = HeuristicBot(seed)
         """... and the model that then decides (a heuristic whose calls solve nothing)."""
         self._memo: dict[tuple[object, ...], int] = {}
@@ -580,7 +580,7 @@ class ExpertBot:
         """Whether the last decision solved its worlds exactly (else rollouts)."""
         self.stopped = ""
         """Why the last anytime decision stopped: ``budget``, ``clear`` (the best card
-        clear), ``cap`` (a world given up at :data:`CAP_FACTOR` budgets) or ``worlds`` (no more)."""
+        clear), ``cap`` (a world given up at :func:`cap_ms`) or ``worlds`` (no more)."""
         self._world_ms: dict[tuple[bool, int], float] = dict(WORLD_MS_PRIOR)
         """Expected ms of one world, by (solved exactly, cards left): learned as it plays."""
 
