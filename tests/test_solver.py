@@ -361,9 +361,10 @@ def test_compiled_trick_rules_are_the_pure_rules_module() -> None:
 def test_a_deadline_gives_up_the_search_and_leaves_the_table_sound(threads: int) -> None:
     """What a node costs varies twentyfold, so a decision's cap is a deadline: the
     process's alarm thread makes the search (running without the GIL) give up at its
-    next node. Full sans-atout deals, whose solve takes tens of ms: with the deadline 2
-    ms ahead each gives up (None) well before its solve would end, and the same solver's
-    answers afterwards are exact; an alarm never lands on a later search."""
+    next node. Full sans-atout deals whose solves (every card's, and the value alone)
+    take 30 ms or more: with the deadline 2 ms ahead each gives up (None) well before
+    its solve would end, and the same solver's answers afterwards are exact; an alarm
+    never lands on a later search."""
     rng = random.Random()
     seed = rng.getrandbits(32)
     rng.seed(seed)
@@ -378,17 +379,26 @@ def test_a_deadline_gives_up_the_search_and_leaves_the_table_sound(threads: int)
         pos = position_of(hand, hand.turn % 2)  # the side to move maximizes
         started = time.perf_counter()
         exact = fresh.move_values(pos)
-        took = time.perf_counter() - started
-        if took < 0.03:  # too quick to tell a deadline from the end
+        took_moves = time.perf_counter() - started
+        started = time.perf_counter()
+        Solver().value(pos)  # one window only: often much quicker than every card's
+        took_value = time.perf_counter() - started
+        if min(took_moves, took_value) < 0.03:  # too quick to tell a deadline from the end
             continue
         tested += 1
-        for within in (limited.move_values_within, limited.value_within):
+        # each on a table as cold as the timed one's (what an aborted search stored in
+        # ``limited`` could make its next search of this deal quick)
+        valued = Solver()
+        for within, took in ((limited.move_values_within, took_moves),
+                             (valued.value_within, took_value)):
             started = time.perf_counter()
             assert within(pos, None, started + 0.002) is None, seed
             assert time.perf_counter() - started < 0.7 * took + 0.01, seed
         past = limited.at_least_within(pos, 1, None, time.perf_counter() - 1)
         assert past is None, seed  # a deadline already gone: given up at once
         assert limited.move_values_within(pos, None, time.perf_counter() + 60) == exact
+        assert valued.value_within(pos, None, time.perf_counter() + 60) == max(
+            exact.values()), seed
         assert limited.value_within(pos, None, time.perf_counter() + 60) == max(
             exact.values()), seed
     time.sleep(0.01)  # the alarms of the searches above are all due by now

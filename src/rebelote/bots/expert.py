@@ -160,7 +160,7 @@ def no_trump_candidate(hand: CardSet, contract: int) -> bool:
 
 
 class _OutOfTime(Exception):
-    """A bidding decision's solve would have overrun its time (see ``CAP_FACTOR``)."""
+    """A bidding decision's solve would have overrun its time (see :func:`cap_ms`)."""
 
 
 class SampledBidder(HeuristicBot):

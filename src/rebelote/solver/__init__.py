@@ -141,8 +141,6 @@ class Solver:
         self.generation = 0
         self.stats = np.zeros(64, dtype=np.int64)
         """Counters: nodes, searches (aspiration passes), TT probes, TT hits."""
-        self.last_threads = 1
-        """The threads the last :meth:`move_values` ran on (small positions take one)."""
 
     def _next_generation(self) -> int:
         """A new stamp for the table's entries (older ones no longer count); the table is
@@ -208,7 +206,6 @@ class Solver:
         searched = [c for c in cards if reps[c] == c]
         cards_left = sum(int(h).bit_count() for h in pos.hands)
         one = self.threads == 1 or cards_left < THREADED_MIN_CARDS or len(searched) == 1
-        self.last_threads = 1 if one else self.threads
         if one:
             only = sum(1 << c for c in searched)
             ticket = _limit(self.stats, nodes, deadline)
