@@ -217,3 +217,59 @@ def test_presence_news_of_many_players_is_answered_together(
     assert trips == 2
     away = {t.seats[0]["player"] for t in service.tables.values() if t.absent_since}
     assert away == set(players[50:])
+
+
+def test_a_stale_owner_is_taken_over_at_once_once_its_process_was_found_gone(
+        tmp_path: Path, redis_url: str) -> None:
+    """A message may read a table's owner before the takeover of that dead process
+    claimed it, and find nobody listening after the takeover is over (or the key names
+    the dead process for a table not in its set): the process was found gone already, so
+    that table is claimed at once, not after two more looks a second apart; a table run
+    here already is not claimed again."""
+    from rebelote.server.cluster import WORKERS, Cluster
+
+    url = f"sqlite:///{tmp_path / 'server.sqlite'}"
+    maker = TableService(Store(url), seed=3)
+    ids = []
+    for index in range(3):
+        created = maker.handle(f"p{index}", {"type": "create", "preset": "classic"})
+        ids.append(next(m["table"] for _p, m in created if m["type"] == "created"))
+        maker.handle(f"p{index}", {"type": "bots", "table": ids[-1], "level": "random"})
+    service = TableService(Store(url, migrate=False), seed=4, load_all=False)
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    client.sadd(WORKERS, "gone")
+    client.sadd(Cluster.tables_key("gone"), ids[0], ids[1])  # ids[2]: a key, not listed
+    for table in ids:
+        client.set(Cluster.owner_key(table), "gone")
+
+    async def scenario() -> tuple[float, float, float, float, list[Any]]:
+        async def send(_player: str, _text: str) -> None:
+            pass
+
+        cluster = Cluster(service, redis_url, send, worker_id="here",
+                          owner_timeout=OWNER_TIMEOUT)
+        loop = asyncio.get_running_loop()
+        try:
+            started = loop.time()
+            await cluster._reap("gone", first=ids[0])
+            await asyncio.gather(*cluster._reaping.values())
+            found = loop.time() - started
+            started = loop.time()
+            await cluster._reap("gone", first=ids[2])
+            stale = loop.time() - started
+            started = loop.time()
+            await cluster._reap("gone", first=ids[0])
+            again = loop.time() - started
+            owners = [await cluster.redis.get(Cluster.owner_key(t)) for t in ids]
+            return found, stale, again, cluster.confirm_s, owners
+        finally:
+            await cluster.stop()
+
+    try:
+        found, stale, again, confirm_s, owners = asyncio.run(scenario())
+    finally:
+        client.close()
+    assert found >= confirm_s  # the first time: two looks, a second apart
+    assert set(ids) <= set(service.tables)
+    assert stale < confirm_s / 2 and again < confirm_s / 4, (stale, again)
+    assert owners == ["here"] * 3

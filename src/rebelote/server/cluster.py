@@ -111,6 +111,11 @@ TAKE_OVER_BATCH = 100
 100: each batch loaded in three queries, replayed in a thread), so that the first ones
 play again soon."""
 
+GONE_S = 60.0
+"""How long a process found gone (and its tables claimed) is taken for gone without
+looking again: a message for a table it still names the owner of (a stale key, read
+before the takeover) claims that table at once instead of waiting two looks."""
+
 FIRST_BATCHES = 2
 """The batches of a takeover run one after the other (25 and 50 tables); the others are
 run together."""
@@ -180,6 +185,8 @@ class Cluster:
         one waits for it."""
         self._reaping: dict[str, asyncio.Task[None]] = {}
         """Takeovers of dead processes' tables under way, by dead process."""
+        self._gone: dict[str, float] = {}
+        """Processes found gone by this one (their tables claimed), with when."""
         self._background: set[asyncio.Task[None]] = set()
         """Work a takeover left going (statistics counted in a thread, players told)."""
         self._listed: dict[str, asyncio.Future[None]] = {}
@@ -755,13 +762,21 @@ class Cluster:
 
     async def _take_over_tables(self, worker: str, first: str | None) -> None:
         channel = self.worker_channel(worker)
-        for look in range(2):  # gone, and still gone a moment later
-            if look:
-                await asyncio.sleep(self.confirm_s)
-            (_channel, listeners), = await self.control.pubsub_numsub(channel)
-            if int(listeners):
-                return
         loop = asyncio.get_running_loop()
+        gone_at = self._gone.get(worker)
+        known = gone_at is not None and loop.time() - gone_at < GONE_S
+        if known:
+            # Found gone a moment ago (a message that read its name before the takeover
+            # found nobody listening): no second confirmation, no wait.
+            if first is None or first in self.service.tables:
+                return
+        else:
+            for look in range(2):  # gone, and still gone a moment later
+                if look:
+                    await asyncio.sleep(self.confirm_s)
+                (_channel, listeners), = await self.control.pubsub_numsub(channel)
+                if int(listeners):
+                    return
         started = loop.time()
         names = sorted(str(t) for t in await self.control.smembers(self.tables_key(worker)))
         if first is not None:
@@ -774,7 +789,8 @@ class Cluster:
         listed = self._listed.setdefault(worker, loop.create_future())
         if not listed.done():
             listed.set_result(None)  # a message for one of them waits for that one
-        log.warning("process %s is gone: taking its %d table(s) over", worker, len(waiting))
+        log.log(logging.INFO if known else logging.WARNING,
+                "process %s is gone: taking its %d table(s) over", worker, len(waiting))
         taken = 0
         try:
             # Every table of the dead process claimed in one call (a key gone or held by
@@ -784,6 +800,7 @@ class Cluster:
                 keys=[self.tables_key(worker), self.tables_key(self.id), WORKERS,
                       *(self.owner_key(t) for t in names)],
                 args=[worker, self.id, self.ttl, *names], client=self.control)
+            self._gone[worker] = loop.time()
             ours = {names[int(i) - 1] for i in won}
             batch = [t for t in waiting if t in ours]
             for table in [t for t in waiting if t not in ours]:  # another process's
@@ -829,8 +846,9 @@ class Cluster:
             for table, done in waiting.items():
                 self._unclaim(table, done)
         self._later(self._interrupted(worker))
-        log.warning("the tables of %s taken over: %d run here, in %.2f s", worker, taken,
-                    loop.time() - started)
+        log.log(logging.INFO if known else logging.WARNING,
+                "the tables of %s taken over: %d run here, in %.2f s", worker, taken,
+                loop.time() - started)
 
     async def _handle(self, player: str, nickname: str, message: Any) -> None:
         self.service.names[player] = nickname
