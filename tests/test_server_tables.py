@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
+from rebelote.rules import PRESETS
 from rebelote.server.store import Store
-from rebelote.server.tables import TableService
+from rebelote.server.tables import TableService, view_message, view_messages
 
 
 @pytest.fixture
@@ -383,3 +384,35 @@ def test_history_and_record_jobs_answer_from_their_snapshot(service: TableServic
     assert len(history()["hands"]) == 1 and len(record()["hands"]) == 1
     assert len(service.history(table)["hands"]) == len(state["scores"]) >= 3
     assert record()["hands"][0] == service.finished_record(table)["hands"][0]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_broadcast_builds_each_seat_the_message_it_would_get_alone(
+        service: TableService, preset: str) -> None:
+    """A broadcast builds what every seat sees alike once, from its first listener's view
+    (view_messages): at every step of a private game, whichever seat comes first, each
+    seat's and the spectator's message is the one built from its own view alone (a
+    field that differed by seat would be shown to the others)."""
+    rng = random.Random(preset)
+    out = service.handle("ana", {"type": "create", "preset": preset,
+                                 "options": {"private": True}})
+    table_id = next(m["table"] for _p, m in out if m["type"] == "created")
+    service.handle("ana", {"type": "bots", "table": table_id, "level": "random"})
+    table = service.tables[table_id]
+    seats = [*range(table.rules.players), -1]
+    steps = dealt = 0
+    for steps in range(1, 400):
+        for first in seats:
+            order = [first, *(s for s in seats if s != first)]
+            alone = [view_message(table, s, service.names, 12.0) for s in order]
+            assert view_messages(table, order, service.names, 12.0) == alone, (first, steps)
+        dealt += all(m.get("hand") for m in alone[1:])  # the seats' own cards differ
+        game = table.game
+        assert game is not None
+        if game.is_over or (game.current is not None and len(game.hands) > 3):
+            break
+        state = _state_of(service.handle("ana", {"type": "sync", "table": table_id}), "ana")
+        service.handle("ana", {"type": "act", "table": table_id,
+                               "action": rng.choice(state["legal"])})
+    assert steps > 10 and dealt > 8
+    assert "invite" in view_message(table, 0) and "invite" not in view_message(table, -1)

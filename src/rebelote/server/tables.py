@@ -255,12 +255,53 @@ def _finished(game: Game | None) -> tuple[list[HandState], list[HandScore]]:
     return hands, game.scores[:len(hands)]
 
 
+def _seat_header(table: Table, seat: int) -> Message:
+    """The fields of a state message that depend on the seat it is for."""
+    out: Message = {"seat": seat,
+                    "hints": bool(table.options.get("hints", True)) and seat >= 0,
+                    "creator": seat >= 0 and table.seats[seat].get("player") == table.creator}
+    if table.options.get("private") and seat >= 0:
+        out["invite"] = table.options.get("invite")
+    return out
+
+
+def _seat_hand(v: SeatView) -> Message:
+    """The fields of a playing table's state message that depend on the seat: its cards,
+    what it may do, the announcements as it may see them."""
+    return {"hand": [card_name(c) for c in cards_of(v.hand)],
+            "legal": [action_name(a) for a in v.legal_actions],
+            "announcements": [{"seat": a.seat, "kind": a.kind, "points": a.points,
+                               "cards": None if a.cards is None else
+                               [card_name(c) for c in cards_of(a.cards)]}
+                              for a in v.announcements]}
+
+
+def view_messages(table: Table, seats: list[int], names: dict[str, str] | None = None,
+                  now: float | None = None) -> list[Message]:
+    """:func:`view_message` for each of ``seats``, what every seat sees alike built once
+    (a broadcast built it for each listener: most of a busy server's time per action)."""
+    if not seats:
+        return []
+    first = view_message(table, seats[0], names, now)
+    out = [first]
+    game = table.game
+    playing = game is not None and game.current is not None
+    for seat in seats[1:]:
+        message = {k: v for k, v in first.items() if k != "invite"}
+        message.update(_seat_header(table, seat))
+        if playing:
+            assert game is not None
+            message.update(_seat_hand(game.view(seat)))
+        out.append(message)
+    return out
+
+
 def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
                  now: float | None = None) -> Message:
     """What ``seat`` (-1: a spectator) may see of ``table``, as a JSON-ready object;
     ``names`` gives players' display names, ``now`` the clock (for the turn timer)."""
     rules = table.rules
-    out: Message = {"type": "state", "table": table.id, "seat": seat,
+    out: Message = {"type": "state", "table": table.id,
                     "preset": rules.preset, "players": rules.players,
                     "direction": rules.direction, "game": rules.game,
                     "scoring": rules.auction_scoring, "target": rules.target,
@@ -269,13 +310,10 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
                     "away": sorted(table.absent_since),
                     "stand_ins": sorted(table.stand_ins),
                     "timer": table.options.get("timer"),
-                    "hints": bool(table.options.get("hints", True)) and seat >= 0,
                     "private": bool(table.options.get("private")),
-                    "creator": seat >= 0 and table.seats[seat].get("player") == table.creator,
                     "rematch": table.options.get("rematch"),
                     "rematch_by": table.options.get("rematch_by")}
-    if out["private"] and seat >= 0:
-        out["invite"] = table.options.get("invite")
+    out.update(_seat_header(table, seat))
     game = table.game
     if game is None or game.current is None:
         out["phase"] = "waiting"
@@ -295,9 +333,7 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
     out.update({
         "phase": v.phase, "dealer": v.dealer, "turn": v.turn, "first_hand": v.first_hand,
         "hand_number": v.hand_number,
-        "hand": [card_name(c) for c in cards_of(v.hand)],
         "table_cards": [[card_name(c) for c in cards_of(m)] for m in v.table],
-        "legal": [action_name(a) for a in v.legal_actions],
         "calls": [action_name(a) for a in v.calls],
         "auction": auction["calls"], "bid": auction["contract"],
         "retourne": card_name(v.retourne) if v.retourne >= 0 else None,
@@ -307,10 +343,7 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
             "leader": v.trick.leader, "cards": [card_name(c) for c in v.trick.cards],
             "winner": v.master if v.master >= 0 else None},
         "tricks": _tricks(v),
-        "announcements": [{"seat": a.seat, "kind": a.kind, "points": a.points,
-                           "cards": None if a.cards is None else
-                           [card_name(c) for c in cards_of(a.cards)]}
-                          for a in v.announcements],
+        **_seat_hand(v),
         "announcement_winner": v.announcement_winner,
         "announcement_points": list(v.announcement_points),
         "announcement_seats": list(v.announcement_seats), "teams": list(v.teams),
@@ -1196,7 +1229,10 @@ class TableService:
 
     def _broadcast(self, table: Table) -> list[tuple[str, Message]]:
         now = self.clock()
-        return [(p, view_message(table, s, self.names, now)) for p, s in table.listeners()]
+        listeners = table.listeners()
+        return list(zip((p for p, _s in listeners),
+                        view_messages(table, [s for _p, s in listeners], self.names, now),
+                        strict=True))
 
     def hint_view(self, table: Table, player: str) -> SeatView:
         """The view to evaluate for ``player``'s hint (checks that he may have one): the
