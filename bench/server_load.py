@@ -19,9 +19,11 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from tests.servers import free_port, redis_server, sign_in_guest, start_server
@@ -60,7 +62,7 @@ class Player:
                 self.latencies.append(time.perf_counter() - self.sent_at)
                 self.sent_at = None
                 return
-            message: dict[str, Any] = json.loads(raw)
+            message: dict[str, Any] = orjson.loads(raw)
             if message["type"] == "error":
                 self.errors += 1
                 continue
@@ -119,8 +121,10 @@ async def load(port: int, tables: int, seconds: float,
     deadline = time.perf_counter() + seconds
     start = time.perf_counter()
     cpu_before, ticks_before = [cpu_s(pid) for pid in pids or ()], machine_ticks()
+    client_before = time.process_time()
     await asyncio.gather(*(p.run(table, deadline) for p, table in players))
     elapsed = time.perf_counter() - start
+    client_cpu = time.process_time() - client_before
     cpu = sum(cpu_s(pid) for pid in pids or ()) - sum(cpu_before)
     ticks = [after - before for after, before in zip(machine_ticks(), ticks_before,
                                                      strict=True)]
@@ -139,7 +143,10 @@ async def load(port: int, tables: int, seconds: float,
             # figure that the host's stolen time does not change.
             "server_cpu_ms_per_action": round(cpu * 1e3 / actions, 3) if pids and actions
             else None,
-            "steal_percent": round(100 * ticks[1] / max(1, ticks[0]), 1)}
+            "steal_percent": round(100 * ticks[1] / max(1, ticks[0]), 1),
+            # The clients' own share of a core: near 100, they measure their own queue.
+            "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
+            "client_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]}
 
 
 def server_rss_kb(pid: int) -> int:
@@ -150,6 +157,17 @@ def server_rss_kb(pid: int) -> int:
         for child in children.read_text().split():
             total += server_rss_kb(int(child))
     return total
+
+
+def run_clients(work: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    """The clients' event loop: uvloop (a lighter instrument: 400 sockets on one Python
+    loop spent most of a core of their own, and their own queue counted as the
+    server's latency), Python's with ``BENCH_CLIENT_LOOP=asyncio``."""
+    if os.environ.get("BENCH_CLIENT_LOOP", "uvloop") == "uvloop":
+        import uvloop
+
+        return uvloop.run(work)
+    return asyncio.run(work)
 
 
 def main() -> None:
@@ -179,7 +197,7 @@ def main() -> None:
             servers = [proc.pid] if workers == 1 else [
                 int(c) for c in Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
                 .read_text().split()]
-            result = asyncio.run(load(port, tables, seconds, servers))
+            result = run_clients(load(port, tables, seconds, servers))
             result["memory_per_table_kb"] = (measure(proc.pid) - base) / tables
             if workers == 1:
                 result["worker_processes_mb"] = (server_rss_kb(proc.pid)

@@ -25,13 +25,14 @@ def test_every_setting_from_the_environment(tmp_path: Path) -> None:
            "REBELOTE_WORKERS": "3", "REBELOTE_DATA_DIR": str(tmp_path),
            "REBELOTE_LOG_FORMAT": "JSON", "REBELOTE_LOG_LEVEL": "warning",
            "REBELOTE_OWNER_TIMEOUT": "4.5", "REBELOTE_NAME": "web7",
-           "REBELOTE_MIGRATE": "off", "REBELOTE_GUESTS_PER_HOUR": "7"}
+           "REBELOTE_MIGRATE": "off", "REBELOTE_GUESTS_PER_HOUR": "7",
+           "REBELOTE_LOOP": "UVLoop"}
     assert set(env) == set(ENV.values())  # every setting has its variable
     got = Settings.load(env)
     assert got == Settings(host="127.0.0.2", port=9123, database="sqlite:////x.sqlite",
                            redis="redis://r", workers=3, data_dir=tmp_path,
                            log_format="json", log_level="warning", owner_timeout=4.5,
-                           name="web7", migrate=False, guests_per_hour=7)
+                           name="web7", migrate=False, guests_per_hour=7, loop="uvloop")
     # A flag wins over its variable; a worker gets back exactly the same settings.
     assert Settings.load(env, port=8001, migrate=True).port == 8001
     assert Settings.load(got.to_env()) == got
@@ -60,6 +61,7 @@ def test_defaults_and_the_data_folder(tmp_path: Path, monkeypatch: pytest.Monkey
     ("REBELOTE_LOG_FORMAT", "xml", "REBELOTE_LOG_FORMAT"),
     ("REBELOTE_MIGRATE", "perhaps", "REBELOTE_MIGRATE"),
     ("REBELOTE_OWNER_TIMEOUT", "0", "REBELOTE_OWNER_TIMEOUT"),
+    ("REBELOTE_LOOP", "trio", "REBELOTE_LOOP"),
 ])
 def test_bad_values_are_refused(var: str, value: str, named: str, tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match=named):

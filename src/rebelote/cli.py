@@ -484,6 +484,9 @@ def serve(
         "--migrate/--no-migrate",
         help="Upgrade the database schema at start [env REBELOTE_MIGRATE; default on].")
     ] = None,
+    loop: Annotated[str | None, typer.Option(
+        help="The event loop: asyncio, uvloop (if installed) or auto "
+             "[env REBELOTE_LOOP; default asyncio].")] = None,
 ) -> None:
     """The web platform: lobby, tables with bots and friends, history, statistics.
     Every option can also be set by its environment variable (docs/operations.md)."""
@@ -494,7 +497,7 @@ def serve(
                                  workers=workers, data_dir=data_dir, log_format=log_format,
                                  log_level=log_level, owner_timeout=owner_timeout,
                                  guests_per_hour=guests_per_hour, name=name,
-                                 migrate=migrate)
+                                 migrate=migrate, loop=loop)
     except SettingsError as exc:
         _fail(str(exc), 2)
     from rebelote.server.app import run

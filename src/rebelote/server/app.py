@@ -964,8 +964,11 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         free_closed_transports()
         if prestart:
             await work.start()
-        if os.environ.get("REBELOTE_LOOP_REPORT"):
-            watch.trace_callbacks()
+        loop = asyncio.get_running_loop()
+        log.info("serving %d table(s) on the %s event loop", len(service.tables),
+                 type(loop).__module__.split(".")[0])
+        if os.environ.get("REBELOTE_LOOP_REPORT") and isinstance(loop, asyncio.BaseEventLoop):
+            watch.trace_callbacks()  # through asyncio's handles: not uvloop's
         watching = asyncio.create_task(watch.run())
         observing = observe.running()
         await observing.__aenter__()
@@ -1069,7 +1072,8 @@ def run(settings: Settings) -> None:
                                "log_config": None, "access_log": False,
                                "ws_per_message_deflate": False,
                                # A stop waits at most this long for open connections.
-                               "timeout_graceful_shutdown": SHUTDOWN_GRACE_S}
+                               "timeout_graceful_shutdown": SHUTDOWN_GRACE_S,
+                               "loop": settings.loop}
     if settings.workers == 1:
         uvicorn.run(create_app(settings=settings, prestart=True), **options)
         return

@@ -10,6 +10,7 @@ prints the same table).
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import secrets
@@ -22,6 +23,7 @@ from rebelote.paths import data_dir as default_data_dir
 
 LOG_FORMATS = ("plain", "json")
 LOG_LEVELS = ("debug", "info", "warning", "error")
+LOOPS = ("auto", "uvloop", "asyncio")
 
 
 class SettingsError(ValueError):
@@ -44,6 +46,7 @@ class Settings:
     guests_per_hour: int = 60
     name: str | None = None
     migrate: bool = True
+    loop: str = "asyncio"
 
     @property
     def folder(self) -> Path:
@@ -103,6 +106,12 @@ class Settings:
         if self.log_level not in LOG_LEVELS:
             raise SettingsError(f"log level {self.log_level!r} is not one of "
                                 f"{', '.join(LOG_LEVELS)} (REBELOTE_LOG_LEVEL)")
+        if self.loop not in LOOPS:
+            raise SettingsError(f"event loop {self.loop!r} is not one of "
+                                f"{', '.join(LOOPS)} (--loop, REBELOTE_LOOP)")
+        if self.loop == "uvloop" and importlib.util.find_spec("uvloop") is None:
+            raise SettingsError("the uvloop event loop is not installed: pip install uvloop "
+                                "(or --loop asyncio, REBELOTE_LOOP)")
         if self.guests_per_hour < 0:
             raise SettingsError("guests per hour is 0 (no limit) or more "
                                 "(--guests-per-hour, REBELOTE_GUESTS_PER_HOUR)")
@@ -154,6 +163,10 @@ FIELDS: list[tuple[str, str, str, str]] = [
     ("name", "--name", "a random id", "this process's name in logs, metrics and Redis"),
     ("migrate", "--migrate/--no-migrate", "on",
      "upgrade the database schema at start (`rebelote serve --workers N` migrates once)"),
+    ("loop", "--loop", "asyncio",
+     "the event loop: Python's `asyncio`, or `uvloop` (libuv's, in C; `pip install "
+     "uvloop`; `auto`: uvloop when installed); measured alike under load (p99 and CPU "
+     "per action within noise, 2026-12-01)"),
 ]
 
 
@@ -172,7 +185,7 @@ def _parse(name: str, var: str, raw: str) -> Any:
             return Path(raw)
     except ValueError:
         raise SettingsError(f"{var}={raw!r} is not a valid {kind.split()[0]}") from None
-    return raw.lower() if name in ("log_format", "log_level") else raw
+    return raw.lower() if name in ("log_format", "log_level", "loop") else raw
 
 
 def settings_table() -> str:
