@@ -29,6 +29,7 @@ from typing import Any
 
 from websockets.exceptions import WebSocketException
 
+from bench.server_load import run_clients
 from deploy.local_cluster import LocalCluster
 from tests.cluster_play import SeatClient, busiest, check, open_table, owners, play_until
 
@@ -60,6 +61,7 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
     setup_s = time.perf_counter() - started
     stop = asyncio.Event()
     start = time.perf_counter()
+    client_before = time.process_time()
     task = await play_until(clients, stop)
     await asyncio.sleep(seconds / 2)
     table_ids = sorted({c.table for c in clients})
@@ -77,6 +79,7 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
     moved.cancel()
     owners_moved_s = await moved if moved.done() and not moved.cancelled() else None
     elapsed = time.perf_counter() - start
+    client_cpu = time.process_time() - client_before
     takeover = []
     for table in victims:  # an action sent after the kill, acknowledged (not an answer
         # to one sent before, read late)
@@ -94,7 +97,10 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
             "takeover_p50_s": statistics.median(taken) if taken else None,
             "takeover_max_s": max(taken) if taken else None,
             "owners_moved_s": None if owners_moved_s is None else owners_moved_s - killed_at,
-            "owner_timeout_s": OWNER_TIMEOUT} | result
+            "owner_timeout_s": OWNER_TIMEOUT,
+            # The clients' own share of a core (one process, one event loop).
+            "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
+            "client_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]} | result
 
 
 async def _all_moved(redis_url: str, tables: list[str], survivor: str) -> float:
@@ -122,7 +128,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, LocalCluster(
             Path(keep or tmp), servers=2, owner_timeout=OWNER_TIMEOUT,
             log_format="json") as cluster:
-        result = asyncio.run(load(cluster, tables, seconds))
+        result = run_clients(load(cluster, tables, seconds))
     print(json.dumps(result))
 
 
