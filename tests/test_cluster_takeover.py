@@ -48,6 +48,19 @@ async def _open_tables(port: int, count: int) -> list[tuple[str, str]]:
     return tables
 
 
+def _classic_tables(service: TableService, players: list[str], bots: bool = False
+                    ) -> list[str]:
+    """A classic table created by each of ``players`` (its game on with three random
+    bots if ``bots``): their ids."""
+    ids = []
+    for player in players:
+        created = service.handle(player, {"type": "create", "preset": "classic"})
+        ids.append(next(m["table"] for _p, m in created if m["type"] == "created"))
+        if bots:
+            service.handle(player, {"type": "bots", "table": ids[-1], "level": "random"})
+    return ids
+
+
 def test_a_dead_process_tables_are_all_taken_over_within_the_owner_timeout(
         tmp_path: Path, redis_url: str) -> None:
     """Nobody sends a message after the kill: the survivor finds the dead process and
@@ -147,10 +160,7 @@ def test_stand_in_timers_are_written_together(tmp_path: Path) -> None:
     each, and the group commit waited behind them."""
     url = f"sqlite:///{tmp_path / 'server.sqlite'}"
     service = TableService(Store(url), seed=3)
-    ids = []
-    for index in range(12):
-        created = service.handle(f"p{index}", {"type": "create", "preset": "classic"})
-        ids.append(next(m["table"] for _p, m in created if m["type"] == "created"))
+    ids = _classic_tables(service, [f"p{index}" for index in range(12)])
     service.store.set_absences({(ids[0], 0): 500.0, (ids[1], 0): 600.0})
     queries: list[str] = []
     event.listen(service.store.engine, "before_cursor_execute",
@@ -175,10 +185,8 @@ def test_presence_news_of_many_players_is_answered_together(
     service = TableService(Store(f"sqlite:///{tmp_path / 'server.sqlite'}"), seed=5,
                            load_all=False)
     players = [f"p{i}" for i in range(60)]
+    _classic_tables(service, players, bots=True)
     for player in players:
-        created = service.handle(player, {"type": "create", "preset": "classic"})
-        table = next(m["table"] for _p, m in created if m["type"] == "created")
-        service.handle(player, {"type": "bots", "table": table, "level": "random"})
         service.disconnected(player)  # away from the table run here
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     client.set("rebelote:alive:other", 1)
@@ -230,11 +238,7 @@ def test_a_stale_owner_is_taken_over_at_once_once_its_process_was_found_gone(
 
     url = f"sqlite:///{tmp_path / 'server.sqlite'}"
     maker = TableService(Store(url), seed=3)
-    ids = []
-    for index in range(3):
-        created = maker.handle(f"p{index}", {"type": "create", "preset": "classic"})
-        ids.append(next(m["table"] for _p, m in created if m["type"] == "created"))
-        maker.handle(f"p{index}", {"type": "bots", "table": ids[-1], "level": "random"})
+    ids = _classic_tables(maker, [f"p{index}" for index in range(3)], bots=True)
     service = TableService(Store(url, migrate=False), seed=4, load_all=False)
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     client.sadd(WORKERS, "gone")
