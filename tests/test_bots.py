@@ -130,6 +130,35 @@ def test_play_likelihood_favours_worlds_where_the_play_was_forced() -> None:
     assert play_likelihood(view, forced) == pytest.approx(1.0)
 
 
+def test_the_play_model_doubts_a_ten_thrown_under_the_opponents_ace() -> None:
+    """Seat 1 followed the opponents' ace of spades with its 10. Where it also held the
+    7 (no points given), the points model finds that play e^2 times less likely than the
+    7 (beta 0.2, the trick's 21 points against 11); where the 10 was its only spade, the
+    play was forced: weight 1 either way."""
+    import math
+
+    from rebelote.bots.knowledge import PlayModel, play_likelihood
+    from rebelote.cards import mask_of, parse_card
+
+    def cards(text: str) -> list[int]:
+        return [parse_card(c) for c in text.split()]
+
+    deal = [cards("AS KS QS JS 9S 8S AH KH"), cards("7S 10S 7H 8H 9H 10H AD KD"),
+            cards("QH JH QD JD 10D 9D 8D 7D"), cards("7C 8C 9C 10C JC QC KC AC")]
+    h = HandState.with_contract(Rules.ffb(), 3, deal, 0, 3)  # clubs trump, seat 0 leads
+    h.play(parse_card("AS"))
+    h.play(parse_card("10S"))
+    view = h.view(0)
+    real = [h.hands[s] for s in range(4)]
+    model = PlayModel(view, 0.2, 0.5)
+    assert play_likelihood(view, real) == pytest.approx(1 / 2)
+    assert model(real) == pytest.approx(1 / (1 + math.exp(2.0)))
+    swap = mask_of(cards("7S")) | mask_of(cards("7C"))  # 7S goes to seat 3, 7C to seat 1
+    forced = [real[0], real[1] ^ swap, real[2], real[3] ^ swap]
+    assert model(forced) == pytest.approx(1.0)
+    assert PlayModel(view, 0.0, 0.0)(real) == pytest.approx(1 / 2)
+
+
 def test_contract_points_grow_with_the_trump_honours_and_length() -> None:
     from rebelote.bots.heuristic import contract_points
     from rebelote.cards import parse_card

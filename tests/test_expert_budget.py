@@ -270,25 +270,51 @@ def test_the_peer_match_gives_colver_our_measured_time_and_reports_both() -> Non
     assert lo <= r["mean"] <= hi
 
 
-def _replayed_likelihood(view: object, hands: list[int]) -> float:
-    """The play likelihood by replaying the hand through the referee (the reference)."""
-    from rebelote.cards import cards_of
+def _replayed_likelihood(view: object, hands: list[int], middle: float = 0.0,
+                         last: float = 0.0) -> float:
+    """The play likelihood by replaying the hand through the referee (the reference):
+    each legal card of an observed play is tried on a copy of the referee's hand, its
+    score the points on the trick after it, for the player's side if that side then
+    wins the trick (the referee's winning card, or the completed trick's winner)."""
+    from rebelote.cards import cards_of, points_table
+    from rebelote.tricks import side_of
     from rebelote.view import SeatView
 
     assert isinstance(view, SeatView)
     n = view.rules.players
+    points = points_table(view.contract, view.rules.all_trump_points)
     tricks = [*view.tricks, *((view.trick,) if view.trick is not None else ())]
-    order = [(t.seat_of(i, n), c) for t in tricks for i, c in enumerate(t.cards)]
+    order = [(t.seat_of(i, n), c, i) for t in tricks for i, c in enumerate(t.cards)]
     initial = [list(cards_of(hands[s])) for s in range(n)]
-    for seat, card in order:
+    for seat, card, _ in order:
         initial[seat].append(card)
     hand = HandState.with_contract(view.rules, view.dealer, initial, view.taker,
                                    view.contract, -1,
                                    0 if view.rules.game == "auction" else -1, 1)
+
+    def odds(seat: int, card: int, index: int) -> float:
+        beta = 0.0 if index == 0 else last if index == n - 1 else middle
+        trial = hand.copy()
+        before = trial.view(seat).trick
+        on_trick = sum(points[c] for c in before.cards) if before is not None else 0
+        won = len(trial.trick_winners)
+        trial.play(card, announce=[], belote=False)
+        if len(trial.trick_winners) > won:
+            winner = trial.trick_winners[-1]
+        else:
+            trick = trial.view(seat).trick
+            assert trick is not None
+            winner = trick.seat_of(trick.cards.index(trial.best_card), n)
+        score = on_trick + points[card]
+        if side_of(winner, n, view.taker) != side_of(seat, n, view.taker):
+            score = -score
+        return math.exp(beta * score)
+
     weight = 1.0
-    for seat, card in order:
+    for seat, card, index in order:
         if seat != view.seat:
-            weight /= hand.legal_cards().bit_count()
+            legal = cards_of(hand.legal_cards())
+            weight *= odds(seat, card, index) / sum(odds(seat, c, index) for c in legal)
         hand.play(card, announce=[], belote=False)
     return weight
 
@@ -296,8 +322,9 @@ def _replayed_likelihood(view: object, hands: list[int]) -> float:
 @pytest.mark.parametrize("preset", ["contree", "classic", "three", "skill7"])
 def test_play_likelihood_from_the_pure_rules_matches_the_referee(preset: str) -> None:
     """Sampled worlds of random hands (random play; sans atout and tout atout too where
-    the preset allows them): the likelihood from the trick rules is the referee's."""
-    from rebelote.bots.knowledge import knowledge_of, play_likelihood, sample_hands
+    the preset allows them): the likelihood from the trick rules is the referee's, with
+    each legal card as likely and with the points model (:class:`PlayModel`)."""
+    from rebelote.bots.knowledge import PlayModel, knowledge_of, play_likelihood, sample_hands
 
     rng = random.Random(preset)
     rules = Rules.preset_named(preset)
@@ -316,6 +343,8 @@ def test_play_likelihood_from_the_pure_rules_matches_the_referee(preset: str) ->
             world = sample_hands(k, rng)
             assert play_likelihood(view, world) == pytest.approx(
                 _replayed_likelihood(view, world))
+            model = PlayModel(view, 0.1, 0.3)
+            assert model(world) == pytest.approx(_replayed_likelihood(view, world, 0.1, 0.3))
             checked += 1
     assert checked >= 60
 
@@ -379,7 +408,7 @@ def test_the_expert_can_solve_on_several_threads_without_leaving_them_behind() -
 
 def test_the_cap_leaves_room_within_two_budgets() -> None:
     """A world is given up in time for the decision to end within two budgets (the
-    alarm's latency and the decision's last steps: ``CAP_SLACK_MS``), never before the
+    threads' return and the decision's last steps: ``CAP_SLACK_MS``), never before the
     budget itself is spent."""
     for budget in (1, 3, 5, 8, 10, 25, 100, 500, 10_000):
         cap = expert_module.cap_ms(budget)

@@ -360,11 +360,11 @@ def test_compiled_trick_rules_are_the_pure_rules_module() -> None:
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_deadline_gives_up_the_search_and_leaves_the_table_sound(threads: int) -> None:
     """What a node costs varies twentyfold, so a decision's cap is a deadline: the
-    process's alarm thread makes the search (running without the GIL) give up at its
-    next node. Full sans-atout deals whose solves (every card's, and the value alone)
-    take 30 ms or more: with the deadline 2 ms ahead each gives up (None) well before
-    its solve would end, and the same solver's answers afterwards are exact; an alarm
-    never lands on a later search."""
+    search (running without the GIL) reads the clock every ``CLOCK_NODES`` nodes and
+    gives up once it is past. Full sans-atout deals whose solves (every card's, and the
+    value alone) take 30 ms or more: with the deadline 2 ms ahead each gives up (None)
+    well before its solve would end, and the same solver's answers afterwards are
+    exact; a deadline never outlives its search."""
     rng = random.Random()
     seed = rng.getrandbits(32)
     rng.seed(seed)
@@ -401,9 +401,10 @@ def test_a_deadline_gives_up_the_search_and_leaves_the_table_sound(threads: int)
             exact.values()), seed
         assert limited.value_within(pos, None, time.perf_counter() + 60) == max(
             exact.values()), seed
-    time.sleep(0.01)  # the alarms of the searches above are all due by now
+    time.sleep(0.01)  # the deadlines of the searches above are all past by now
     assert limited.move_values(pos) == exact, seed
     assert limited.stats[kernel.S_NODE_LIMIT] == limited.stats[kernel.S_ABORTED] == 0
+    assert limited.stats[kernel.S_DEADLINE] == 0
 
 
 def _deadline_in_child(queue: Any) -> None:
@@ -420,21 +421,21 @@ def _deadline_in_child(queue: Any) -> None:
     queue.put(given_up)
 
 
-def test_a_forked_process_has_an_alarm_of_its_own() -> None:
-    """The server's bot workers are forked: a child of a process whose alarm thread runs
-    (its lock perhaps held at the fork) gets its own thread and lock, and its deadlines
-    still stop its searches."""
+def test_deadlines_stop_searches_in_a_forked_process() -> None:
+    """The server's bot workers are forked: in a child of a process that searched with
+    deadlines, deadlines still stop its searches (the search reads the clock itself:
+    no thread of the parent's is needed, none is copied)."""
     import multiprocessing
 
     rules = Rules.contree()
     hands = [list(range(8 * s, 8 * s + 8)) for s in range(4)]
     pos = position_of(HandState.with_contract(rules, 0, hands, 1, 4, -1, 0, 1), 1)
-    Solver().value_within(pos, None, time.perf_counter() + 0.001)  # the alarm runs here
+    Solver().value_within(pos, None, time.perf_counter() + 0.001)  # the parent's first
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
     child = context.Process(target=_deadline_in_child, args=(queue,))
     child.start()
-    assert queue.get(timeout=60) >= 3  # its alarm thread stopped them
+    assert queue.get(timeout=60) >= 3  # its deadlines stopped them
     child.join(timeout=10)
     assert child.exitcode == 0
 

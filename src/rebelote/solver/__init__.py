@@ -6,9 +6,6 @@ the expert bot calls it on hands it sampled from what its seat knows.
 
 from __future__ import annotations
 
-import heapq
-import itertools
-import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -162,11 +159,11 @@ class Solver:
                      deadline: float | None = None) -> int | None:
         """:meth:`value`, or None past ``nodes`` nodes or ``deadline``
         (``time.perf_counter``; None: no limit)."""
-        ticket = _limit(self.stats, nodes, deadline)
+        _limit(self.stats, nodes, deadline)
         g = int(k.solve_window(*_state(pos), pos.params, self.table,
                                self._next_generation(), self.stats, -1,
                                *k.new_heuristics()))
-        return None if _unlimit(self.stats, ticket) else g
+        return None if _unlimit(self.stats) else g
 
     def at_least(self, pos: Position, target: int) -> bool:
         """Whether the raw value is ``target`` or more: one null-window search, much
@@ -179,10 +176,10 @@ class Solver:
                         deadline: float | None = None) -> bool | None:
         """:meth:`at_least`, or None past ``nodes`` nodes or ``deadline`` (None: no
         limit)."""
-        ticket = _limit(self.stats, nodes, deadline)
+        _limit(self.stats, nodes, deadline)
         g = k.search(*_state(pos), target - 1, target, pos.params, self.table,
                      self._next_generation(), self.stats, *k.new_heuristics())
-        return None if _unlimit(self.stats, ticket) else int(g) >= target
+        return None if _unlimit(self.stats) else int(g) >= target
 
     def move_values(self, pos: Position) -> dict[Card, int]:
         """The raw value of each legal card of the player to move. Equivalent cards (a
@@ -208,9 +205,9 @@ class Solver:
         one = self.threads == 1 or cards_left < THREADED_MIN_CARDS or len(searched) == 1
         if one:
             only = sum(1 << c for c in searched)
-            ticket = _limit(self.stats, nodes, deadline)
+            _limit(self.stats, nodes, deadline)
             values = self._solve_cards(pos, only, -1, gen, self.stats, *k.new_heuristics())
-            aborted = _unlimit(self.stats, ticket)
+            aborted = _unlimit(self.stats)
         else:
             values, aborted = self._solve_threaded(pos, searched, gen, nodes, deadline)
         if aborted:
@@ -224,9 +221,9 @@ class Solver:
         a thread gave up (``nodes`` each, or at ``deadline``)."""
         cards = iter(searched)  # taken in turn by threads
 
-        def work(_: int) -> tuple[dict[Card, int], np.ndarray, int]:
+        def work(_: int) -> tuple[dict[Card, int], np.ndarray]:
             stats = np.zeros_like(self.stats)
-            ticket = _limit(stats, nodes, deadline)
+            _limit(stats, nodes, deadline)
             heuristics = k.new_heuristics()
             out: dict[Card, int] = {}
             guess = -1
@@ -236,13 +233,13 @@ class Solver:
                     break
                 out |= values
                 guess = values[card]
-            return out, stats, ticket
+            return out, stats
 
         result: dict[Card, int] = {}
         aborted = False
-        for out, stats, ticket in _pool(self.threads).map(work, range(self.threads)):
+        for out, stats in _pool(self.threads).map(work, range(self.threads)):
             result |= out
-            aborted = _unlimit(stats, ticket) or aborted
+            aborted = _unlimit(stats) or aborted
             self.stats += stats
         return result, aborted
 
@@ -256,81 +253,33 @@ class Solver:
         return {int(cards[i]): int(values[i]) for i in range(n)}
 
 
-class _Alarm:
-    """One thread of the process that, at a search's deadline, sets its node limit so
-    that the kernel (which runs without the GIL) gives up at its next node. What a node
-    costs varies twentyfold (the last tricks are one node, looped), so a limit in nodes
-    alone, from a learned speed, let bids run to three budgets."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._due: list[tuple[float, int]] = []
-        """(deadline, ticket), earliest first: the armed searches..."""
-        self._armed: dict[int, np.ndarray] = {}
-        """... and each ticket's counters (a ticket disarmed is gone from here)."""
-        self._tickets = itertools.count(1)
-        self._running = False
-        os.register_at_fork(after_in_child=self._forked)
-
-    def _forked(self) -> None:
-        """A forked child has no alarm thread, and the lock may have been copied held."""
-        self._cond = threading.Condition()
-        self._due, self._armed, self._running = [], {}, False
-
-    def arm(self, stats: np.ndarray, deadline: float) -> int:
-        """Give up the search on ``stats`` at ``deadline`` (``time.perf_counter``): the
-        ticket to :meth:`disarm` it with."""
-        with self._cond:
-            if not self._running:
-                self._running = True
-                threading.Thread(target=self._run, name="solver-alarm", daemon=True).start()
-            ticket = next(self._tickets)
-            self._armed[ticket] = stats
-            heapq.heappush(self._due, (deadline, ticket))
-            self._cond.notify()
-            return ticket
-
-    def disarm(self, ticket: int) -> None:
-        """The search is over: its counters are no longer touched (under the lock, so
-        that an alarm cannot land on the next search with the same counters)."""
-        with self._cond:
-            self._armed.pop(ticket, None)
-
-    def _run(self) -> None:
-        cond = self._cond  # a forked child makes its own: this thread is not in it
-        with cond:
-            while True:
-                now = time.perf_counter()
-                while self._due and self._due[0][0] <= now:
-                    stats = self._armed.pop(heapq.heappop(self._due)[1], None)
-                    if stats is not None:
-                        stats[k.S_NODE_LIMIT] = 1  # past it: the next node gives up
-                wait = self._due[0][0] - now if self._due else None
-                cond.wait(wait)
+_clock_offset_ns: int | None = None
+"""The kernel's clock less ``time.perf_counter_ns`` (0 on Linux, where both read
+CLOCK_MONOTONIC), read at the first deadline."""
 
 
-_ALARM = _Alarm()
-
-
-def _limit(stats: np.ndarray, nodes: int | None, deadline: float | None = None) -> int:
+def _limit(stats: np.ndarray, nodes: int | None, deadline: float | None = None) -> None:
     """Searches with ``stats`` give up after ``nodes`` more nodes (None: never) or at
-    ``deadline`` (``time.perf_counter``; None: never): a ticket for :func:`_unlimit`."""
+    ``deadline`` (``time.perf_counter``; None: never): the kernel reads the clock itself
+    (:data:`~rebelote.solver.kernel.S_DEADLINE`)."""
+    global _clock_offset_ns
     stats[k.S_ABORTED] = 0
     stats[k.S_NODE_LIMIT] = 0 if nodes is None else int(stats[0]) + max(1, nodes)
+    stats[k.S_DEADLINE] = 0
     if deadline is None:
-        return 0
+        return
     if deadline <= time.perf_counter():
         stats[k.S_NODE_LIMIT] = 1
-        return 0
-    return _ALARM.arm(stats, deadline)
+        return
+    if _clock_offset_ns is None:
+        _clock_offset_ns = int(k.monotonic_ns()) - time.perf_counter_ns()
+    stats[k.S_DEADLINE] = max(1, round(deadline * 1e9) + _clock_offset_ns)
 
 
-def _unlimit(stats: np.ndarray, ticket: int = 0) -> bool:
+def _unlimit(stats: np.ndarray) -> bool:
     """No limit any more; whether a search gave up under it."""
-    if ticket:
-        _ALARM.disarm(ticket)
     aborted = bool(stats[k.S_ABORTED])
-    stats[k.S_ABORTED] = stats[k.S_NODE_LIMIT] = 0
+    stats[k.S_ABORTED] = stats[k.S_NODE_LIMIT] = stats[k.S_DEADLINE] = 0
     return aborted
 
 

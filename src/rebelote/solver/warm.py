@@ -39,6 +39,7 @@ def warm_up() -> float:
     solver = Solver()
     pos = position_of(hand, max_team=0)
     solver.value(pos)
+    solver.value_within(pos, None, time.perf_counter() + 60)  # the deadline's clock
     solver.at_least(pos, 10)
     solver.move_values(pos)
     card = min(c for c in range(32) if hand.legal_cards() >> c & 1)
