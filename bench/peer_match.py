@@ -160,11 +160,13 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
               seed: int, times: list[float], play_only: bool = False,
               bid_times: list[float] | None = None,
               decisions: dict[str, list[float]] | None = None,
-              threads: int = 1) -> tuple[int, ...]:
+              threads: int = 1, card_cpu: list[float] | None = None) -> tuple[int, ...]:
     """One deal, ours on the even seats or the odd. ``times`` / ``bid_times``: our wall
     time of every card / call; ``decisions``: each side's (``ours``, ``peer``) wall time
     of every decision that had a choice, calls included (colver's through its server:
-    the pipe's round trip, a few µs, counts against it)."""
+    the pipe's round trip, a few µs, counts against it); ``card_cpu``: the CPU time
+    this process spent on each card of ``times`` (all its threads: a card whose CPU is
+    well under its wall time was held up by the machine, not by its search)."""
     hands = [sorted(deck[8 * s:8 * s + 8]) for s in range(4)]
     peer_seats = [1, 3] if ours_even else [0, 2]
     query: dict[str, object] = {"cmd": "deal", "dealer": dealer, "seed": seed,
@@ -183,11 +185,14 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
         phase = "auction" if hand.phase == 0 else "play"
         forced = len(hand.legal_actions()) == 1
         if seat in bots:
+            cpu = time.process_time()
             t = time.perf_counter()
             action = bots[seat].choose(hand.view(seat))
             elapsed = time.perf_counter() - t
             if phase == "play":
                 times.append(elapsed)
+                if card_cpu is not None:
+                    card_cpu.append(time.process_time() - cpu)
             elif bid_times is not None:
                 bid_times.append(elapsed)
             if decisions is not None and not forced:
@@ -202,6 +207,11 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
             action = from_colver(answer, phase)
             hand.apply(action, seat)  # our engine checks the peer's action
     return hand.score().scored if not hand.is_void else (0, 0)
+
+
+HELD_UP = 0.5
+"""A card whose process CPU time is under this share of its wall time was held up by
+the machine (the host's steal, another process), not by its search."""
 
 
 def _deals(count: int, label: str) -> Iterable[int]:
@@ -283,6 +293,7 @@ def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
     peer = Colver(time_ms, bidder)
     diffs = []
     times = []
+    card_cpu: list[float] = []
     bid_times: list[float] = []
     decisions: dict[str, list[float]] = {"ours": [], "peer": []}
     label = f"colver IS-DD ({bidder}) at {time_ms} ms"
@@ -290,9 +301,9 @@ def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
         deck = deal_deck(rng)
         dealer = i % 4
         a = play_deal(peer, deck, dealer, True, level, 1000 + i, times, play_only,
-                      bid_times, decisions, threads)
+                      bid_times, decisions, threads, card_cpu)
         b = play_deal(peer, deck, dealer, False, level, 1000 + i, times, play_only,
-                      bid_times, decisions, threads)
+                      bid_times, decisions, threads, card_cpu)
         diffs.append(((a[0] - a[1]) + (b[1] - b[0])) / 2)
         if on_deal is not None:
             on_deal()
@@ -308,6 +319,12 @@ def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
             "our_decision_ms": ms(decisions["ours"]),
             "peer_decision_ms": ms(decisions["peer"]),
             "our_card_max_ms": max(times, default=0.0) * 1e3,
+            # the slowest card's CPU time, and the slowest card that had at least half
+            # its wall time of CPU (the others were held up by the machine: host steal)
+            "our_card_max_cpu_ms": max(zip(times, card_cpu, strict=True),
+                                       default=(0.0, 0.0))[1] * 1e3,
+            "our_card_max_busy_ms": max((w for w, c in zip(times, card_cpu, strict=True)
+                                         if c >= HELD_UP * w), default=0.0) * 1e3,
             "our_bid_max_ms": max(bid_times, default=0.0) * 1e3,
             "our_mean_ms": ms(times), "our_bid_mean_ms": ms(bid_times),
             "mean": mean, "ci95": [mean - half, mean + half]}

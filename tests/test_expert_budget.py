@@ -249,7 +249,7 @@ def test_what_the_warm_up_loads_is_frozen_out_of_the_collector() -> None:
 def test_the_peer_match_gives_colver_our_measured_time_and_reports_both() -> None:
     """``bench.peer_match --budget-ms``: colver's time_ms is our mean wall time per
     decision with a choice (bids included) on the probe deals; both sides' measured
-    times are reported beside the result."""
+    times are reported beside the result, and our longest card with its CPU time."""
     import subprocess
     import sys
     from pathlib import Path
@@ -266,6 +266,7 @@ def test_the_peer_match_gives_colver_our_measured_time_and_reports_both() -> Non
     assert r["level"] == "expert:5" and r["colver_bidder"] == "v2" and r["deals"] == 2
     assert r["our_decision_ms"] > 0 and r["peer_decision_ms"] > 0
     assert r["peer_time_ms"] >= 1
+    assert r["our_card_max_cpu_ms"] > 0 and 0 < r["our_card_max_busy_ms"] <= r["our_card_max_ms"]
     lo, hi = r["ci95"]
     assert lo <= r["mean"] <= hi
 

@@ -392,7 +392,10 @@ def test_a_broadcast_builds_each_seat_the_message_it_would_get_alone(
     """A broadcast builds what every seat sees alike once, from its first listener's view
     (view_messages): at every step of a private game, whichever seat comes first, each
     seat's and the spectator's message is the one built from its own view alone (a
-    field that differed by seat would be shown to the others)."""
+    field that differed by seat would be shown to the others); the finished tricks, kept
+    from one message to the next until a trick ends or a hand starts, are the view's."""
+    from rebelote.cards import card_name
+
     rng = random.Random(preset)
     out = service.handle("ana", {"type": "create", "preset": preset,
                                  "options": {"private": True}})
@@ -409,6 +412,12 @@ def test_a_broadcast_builds_each_seat_the_message_it_would_get_alone(
         dealt += all(m.get("hand") for m in alone[1:])  # the seats' own cards differ
         game = table.game
         assert game is not None
+        if game.current is not None:
+            for seat, message in zip(order, alone, strict=True):
+                assert message["tricks"] == [
+                    {"leader": t.leader, "winner": t.winner,
+                     "cards": [card_name(c) for c in t.cards]}
+                    for t in game.view(seat).tricks], (seat, steps)
         if game.is_over or (game.current is not None and len(game.hands) > 3):
             break
         state = _state_of(service.handle("ana", {"type": "sync", "table": table_id}), "ana")

@@ -326,6 +326,10 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
     shown = table.shown
     if last >= 0 and shown.get("summary_of") is not game.hands[last]:
         shown["summary_of"], shown["summary"] = game.hands[last], hand_summary(game, last)
+    if shown.get("tricks_of") is not game.current or shown["tricks_length"] != len(v.tricks):
+        # the hand's finished tricks do not change and every seat sees them alike
+        shown["tricks_of"], shown["tricks_length"] = game.current, len(v.tricks)
+        shown["tricks"] = _tricks(v)
     if shown.get("sheet_of") is not game.scores or shown["sheet_length"] != len(game.scores):
         shown["sheet_of"], shown["sheet_length"] = game.scores, len(game.scores)
         shown["scores"] = [list(s.scored) for s in game.scores]
@@ -342,7 +346,7 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
         "trick": None if v.trick is None else {
             "leader": v.trick.leader, "cards": [card_name(c) for c in v.trick.cards],
             "winner": v.master if v.master >= 0 else None},
-        "tricks": _tricks(v),
+        "tricks": shown["tricks"],
         **_seat_hand(v),
         "announcement_winner": v.announcement_winner,
         "announcement_points": list(v.announcement_points),
