@@ -405,7 +405,8 @@ def bots_section(console: Console) -> None:
                                "wall time per decision, bids included; `make strength` for "
                                "the full runs and the curve)")
     for col in ("budget ms", "colver bidder", "deals", "points per deal (95% CI)",
-                "ours / colver ms per decision", "our card max ms (its CPU) / bid max", "≥ +10"):
+                "ours / colver ms per decision", "ms: card med / max (CPU); bid med / max",
+                "≥ +10"):
         budget_table.add_column(col, justify="right")
     for r in by_budget["results"]:
         lo, hi = r["ci95"]
@@ -413,7 +414,8 @@ def bots_section(console: Console) -> None:
             str(r["budget_ms"]), r["colver_bidder"], str(r["deals"]),
             f"{r['mean']:+.1f} ({lo:+.1f}..{hi:+.1f})",
             f"{r['our_decision_ms']:.1f} / {r['peer_decision_ms']:.1f}",
-            (f"{r['our_card_max_ms']:.0f} ({r['our_card_max_cpu_ms']:.0f}) / "
+            (f"{r['our_card_median_ms']:.1f} / {r['our_card_max_ms']:.0f} "
+             f"({r['our_card_max_cpu_ms']:.0f}); {r['our_bid_median_ms']:.1f} / "
              f"{r['our_bid_max_ms']:.0f}"),
             "yes" if lo >= 10 else ("no" if hi < 10 else "open"))
     console.print(budget_table)

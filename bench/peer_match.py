@@ -327,6 +327,8 @@ def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
                                          if c >= HELD_UP * w), default=0.0) * 1e3,
             "our_bid_max_ms": max(bid_times, default=0.0) * 1e3,
             "our_mean_ms": ms(times), "our_bid_mean_ms": ms(bid_times),
+            "our_card_median_ms": statistics.median(times) * 1e3 if times else 0.0,
+            "our_bid_median_ms": statistics.median(bid_times) * 1e3 if bid_times else 0.0,
             "mean": mean, "ci95": [mean - half, mean + half]}
 
 

@@ -266,6 +266,8 @@ def test_the_peer_match_gives_colver_our_measured_time_and_reports_both() -> Non
     assert r["level"] == "expert:5" and r["colver_bidder"] == "v2" and r["deals"] == 2
     assert r["our_decision_ms"] > 0 and r["peer_decision_ms"] > 0
     assert r["peer_time_ms"] >= 1
+    assert 0 < r["our_card_median_ms"] <= r["our_card_max_ms"]
+    assert 0 < r["our_bid_median_ms"] <= r["our_bid_max_ms"]
     assert r["our_card_max_cpu_ms"] > 0 and 0 < r["our_card_max_busy_ms"] <= r["our_card_max_ms"]
     lo, hi = r["ci95"]
     assert lo <= r["mean"] <= hi
