@@ -15,6 +15,7 @@ from rebelote.game import Game
 from rebelote.hand import HandState
 from rebelote.record import game_to_record
 from rebelote.rules import PRESETS, Rules
+from rebelote.view import SeatView
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -108,25 +109,35 @@ def test_expert_prefers_the_winning_card_in_a_solved_endgame() -> None:
     assert bot.samples_used == 16
 
 
-def test_play_likelihood_favours_worlds_where_the_play_was_forced() -> None:
-    """Seat 1 followed spades with 7S. A world where 7S was its only spade (the play
-    was forced) weighs twice one where it also held 8S (one choice in two)."""
-    from rebelote.bots.knowledge import play_likelihood
+def _spades_followed(second: str, other: str) -> tuple[SeatView, list[int], list[int]]:
+    """Seat 0 leads AS (clubs trump), seat 1 follows with ``second`` and also holds the
+    spade ``other``: seat 0's view, the real world, and the world where ``other`` went
+    to seat 3 for its 7C (seat 1's play then forced)."""
     from rebelote.cards import mask_of, parse_card
 
     def cards(text: str) -> list[int]:
         return [parse_card(c) for c in text.split()]
 
-    deal = [cards("AS KS QS JS 10S 9S AH KH"), cards("7S 8S 7H 8H 9H 10H AD KD"),
+    rest = [c for c in ("KS", "QS", "JS", "10S", "9S", "8S", "7S") if c not in (second, other)]
+    spades = " ".join(rest)
+    deal = [cards(f"AS {spades} AH KH"), cards(f"{second} {other} 7H 8H 9H 10H AD KD"),
             cards("QH JH QD JD 10D 9D 8D 7D"), cards("7C 8C 9C 10C JC QC KC AC")]
     h = HandState.with_contract(Rules.ffb(), 3, deal, 0, 3)  # clubs trump, seat 0 leads
     h.play(parse_card("AS"))
-    h.play(parse_card("7S"))
-    view = h.view(0)
+    h.play(parse_card(second))
     real = [h.hands[s] for s in range(4)]
-    assert play_likelihood(view, real) == pytest.approx(1 / 2)
-    swap = mask_of(cards("8S")) | mask_of(cards("7C"))  # 8S goes to seat 3, 7C to seat 1
+    swap = mask_of(cards(other)) | mask_of(cards("7C"))
     forced = [real[0], real[1] ^ swap, real[2], real[3] ^ swap]
+    return h.view(0), real, forced
+
+
+def test_play_likelihood_favours_worlds_where_the_play_was_forced() -> None:
+    """Seat 1 followed spades with 7S. A world where 7S was its only spade (the play
+    was forced) weighs twice one where it also held 8S (one choice in two)."""
+    from rebelote.bots.knowledge import play_likelihood
+
+    view, real, forced = _spades_followed("7S", "8S")
+    assert play_likelihood(view, real) == pytest.approx(1 / 2)
     assert play_likelihood(view, forced) == pytest.approx(1.0)
 
 
@@ -138,23 +149,11 @@ def test_the_play_model_doubts_a_ten_thrown_under_the_opponents_ace() -> None:
     import math
 
     from rebelote.bots.knowledge import PlayModel, play_likelihood
-    from rebelote.cards import mask_of, parse_card
 
-    def cards(text: str) -> list[int]:
-        return [parse_card(c) for c in text.split()]
-
-    deal = [cards("AS KS QS JS 9S 8S AH KH"), cards("7S 10S 7H 8H 9H 10H AD KD"),
-            cards("QH JH QD JD 10D 9D 8D 7D"), cards("7C 8C 9C 10C JC QC KC AC")]
-    h = HandState.with_contract(Rules.ffb(), 3, deal, 0, 3)  # clubs trump, seat 0 leads
-    h.play(parse_card("AS"))
-    h.play(parse_card("10S"))
-    view = h.view(0)
-    real = [h.hands[s] for s in range(4)]
+    view, real, forced = _spades_followed("10S", "7S")
     model = PlayModel(view, 0.2, 0.5)
     assert play_likelihood(view, real) == pytest.approx(1 / 2)
     assert model(real) == pytest.approx(1 / (1 + math.exp(2.0)))
-    swap = mask_of(cards("7S")) | mask_of(cards("7C"))  # 7S goes to seat 3, 7C to seat 1
-    forced = [real[0], real[1] ^ swap, real[2], real[3] ^ swap]
     assert model(forced) == pytest.approx(1.0)
     assert PlayModel(view, 0.0, 0.0)(real) == pytest.approx(1 / 2)
 
