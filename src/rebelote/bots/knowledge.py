@@ -240,8 +240,6 @@ class PlayModel:
                 partner_master = (n == 4 and bool(so_far) and trick_winner(
                     trick.leader, so_far, contract, n) == partner_of(seat, n))
                 beta = 0.0 if i == 0 else last if i == n - 1 else middle
-                if seat == view.seat:
-                    beta = 0.0
                 on_trick = sum(self._points[c] for c in so_far)
                 self._plays.append((seat, card, so_far, partner_master, beta, on_trick))
                 self._odds.append({})

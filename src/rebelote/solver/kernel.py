@@ -134,6 +134,12 @@ def monotonic_ns() -> int:
     return _monotonic_ns()  # type: ignore[call-arg]
 
 
+@njit(cache=True, inline="always")
+def _past_deadline(stats: np.ndarray) -> bool:
+    """Whether the search's deadline (``stats[S_DEADLINE]``, 0: none) has passed."""
+    return stats[S_DEADLINE] != 0 and _monotonic_ns() >= stats[S_DEADLINE]  # type: ignore[call-arg]
+
+
 # -- rules --------------------------------------------------------------------------------
 
 
@@ -406,8 +412,7 @@ def _last_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, won0: int, won
     tricks or more: five tricks of loops took up to 30 ms; reading it at three too cost
     7-11 % of a solve) it sets ``stats[S_ABORTED]`` and returns at once, storing nothing
     more."""
-    if (tricks >= 4 and stats[S_DEADLINE] != 0
-            and _monotonic_ns() >= stats[S_DEADLINE]):  # type: ignore[call-arg]
+    if tricks >= 4 and _past_deadline(stats):
         stats[S_ABORTED] = 1
         return 0, -1
     players = rules[P_PLAYERS]
@@ -582,8 +587,7 @@ def search(hands: np.ndarray, n_in_trick: int, leader: int, led: int, best_card:
             if stats[S_NODE_LIMIT] != 0 and stats[0] > stats[S_NODE_LIMIT]:
                 stats[S_ABORTED] = 1
                 return 0
-            if (stats[S_DEADLINE] != 0 and stats[0] % CLOCK_NODES == 0
-                    and _monotonic_ns() >= stats[S_DEADLINE]):  # type: ignore[call-arg]
+            if stats[0] % CLOCK_NODES == 0 and _past_deadline(stats):
                 stats[S_ABORTED] = 1
                 return 0
             n = fr[d, F_N]
