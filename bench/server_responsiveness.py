@@ -166,6 +166,8 @@ def run(seconds: float, loaded: bool) -> dict[str, Any]:
                                          "bench.server_responsiveness", "--busy", str(port),
                                          str(seconds + 25)], stdout=subprocess.PIPE, text=True)
                 time.sleep(20)  # its 110 tables set up and playing
+            else:
+                time.sleep(8)  # the worker processes warmed up (the kernels loaded)
             since = time.time()
             result = asyncio.run(probe(port, seconds))
             until = time.time()
@@ -179,13 +181,20 @@ def run(seconds: float, loaded: bool) -> dict[str, Any]:
             proc.wait(timeout=30)
         if report.exists():  # the stalls while the probe ran
             watch = json.loads(report.read_text())
-            stalls = [ms for at, ms in watch["stalls"] if since <= at <= until]
+            timed = [(ms, cpu) for at, ms, cpu in watch["stalls"] if since <= at <= until]
+            stalls = [ms for ms, _ in timed]
             result["longest_gc_ms"] = watch["longest_gc_ms"]
             result["longest_gc"] = watch.get("longest_gc")
             result["longest_commit_ms"] = watch["longest_ms"].get("commit")
             result["largest_stall_ms"] = round(max(stalls, default=0.0), 1)
             result["stalls_over_20ms"] = sum(ms > 20 for ms in stalls)
+            # the loop thread's own CPU in them: a stall with little of it waited for
+            # the GIL or for a core (the machine), one with as much ran something
+            result["largest_stall_cpu_ms"] = max((cpu for _, cpu in timed), default=0.0)
+            result["stalls_over_20ms_running"] = sum(ms > 20 and cpu > ms / 2
+                                                     for ms, cpu in timed)
             result["slow_callbacks"] = watch.get("slow_callbacks", [])[:8]
+            result["busiest_callbacks"] = watch.get("busiest_callbacks", [])[:8]
         return result
 
 

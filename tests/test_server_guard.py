@@ -251,6 +251,34 @@ def test_wrong_passwords_are_throttled_per_name_and_address(tmp_path: Path) -> N
         assert res.status_code == 429
 
 
+def test_a_refused_login_is_paused_but_not_many_at_once(tmp_path: Path) -> None:
+    """A held-back attempt is answered after a pause (half its wait, at most a second),
+    so that a client trying again and again costs the server a few requests a second;
+    past a few paused at once from one address, the others are refused at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rebelote.server.app import LOGIN_FREE_FAILURES, LOGIN_PAUSED_PER_ADDRESS
+
+    with TestClient(_app(tmp_path)) as client:
+        client.post("/api/register", json={"name": "Chloé", "password": "a long phrase 1"})
+        for _ in range(LOGIN_FREE_FAILURES):
+            client.post("/api/login", json={"name": "Chloé", "password": "wrong guess"})
+
+        def attempt(_: int) -> tuple[int, float]:
+            start = time.perf_counter()
+            res = client.post("/api/login", json={"name": "Chloé", "password": "wrong"})
+            return res.status_code, time.perf_counter() - start
+
+        count = LOGIN_PAUSED_PER_ADDRESS + 3
+        with ThreadPoolExecutor(count) as pool:  # the first wait is 1 s: paused half
+            answers = sorted((took, status) for status, took in pool.map(attempt, range(count)))
+        assert all(status == 429 for _, status in answers)
+        assert all(took < 0.3 for took, _ in answers[:3]), answers
+        assert all(0.4 <= took < 1.5 for took, _ in answers[3:]), answers
+        status, took = attempt(0)  # about half a second left: a quarter paused
+        assert status == 429 and 0.15 <= took < 1.0, took
+
+
 def test_an_unknown_name_takes_as_long_as_a_wrong_password(tmp_path: Path) -> None:
     import rebelote.server.app as web
 

@@ -1,15 +1,18 @@
 """Closed connections are freed when they close, not left to the garbage collector;
-the loop watch that found them names the loop's longest callbacks."""
+garbage is collected by the event loop alone; the loop watch that found them names the
+loop's longest and busiest callbacks."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 import time
+import weakref
 
 import pytest
 
-from rebelote.server.app import free_closed_transports
+from rebelote.server.app import collect_on_the_loop, free_closed_transports
 from rebelote.server.offloop import LoopWatch
 
 
@@ -58,12 +61,22 @@ def test_the_loop_watch_names_its_longest_callbacks(monkeypatch: pytest.MonkeyPa
     watch.trace_callbacks()
 
     async def holds_the_loop() -> None:
-        time.sleep(0.03)
+        time.sleep(0.03)  # waits, without the CPU
+
+    async def works_on_the_loop() -> None:
+        end = time.thread_time() + 0.02
+        while time.thread_time() < end:
+            pass
 
     async def main() -> None:
+        watching = asyncio.create_task(watch.run())
         for _ in range(20):
             await asyncio.sleep(0)
         await asyncio.create_task(holds_the_loop())
+        await asyncio.sleep(0.02)  # the watch wakes between the two
+        await asyncio.create_task(works_on_the_loop())
+        await asyncio.sleep(0.02)
+        watching.cancel()
 
     asyncio.run(main())
     assert watch.slow, "the 30 ms callback was not seen"
@@ -71,3 +84,61 @@ def test_the_loop_watch_names_its_longest_callbacks(monkeypatch: pytest.MonkeyPa
     assert took >= 25 and "holds_the_loop" in what
     assert all(ms > 5 for ms, _ in watch.slow)
     assert watch.report()["slow_callbacks"] == watch.slow
+    # The busiest by the loop thread's CPU: the one that worked, not the one that waited.
+    ran, what = watch.busiest[0]
+    assert ran >= 15 and "works_on_the_loop" in what
+    assert not any("holds_the_loop" in what for _, what in watch.busiest)
+    # Each late wake-up carries the loop's CPU meanwhile: the wait had almost none.
+    late = sorted(watch.stalls, key=lambda stall: -stall[1])
+    assert late[0][1] >= 25 and late[0][2] < late[0][1] / 2, late[:3]
+    assert any(ms >= 15 and cpu >= ms / 2 for _, ms, cpu in late), late[:3]
+
+
+def test_garbage_is_collected_by_the_loop_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the server runs, Python's automatic collector is off and the loop collects
+    young objects past the threshold: cyclic garbage made in another thread is freed,
+    and by the loop's thread, never by the thread that made it."""
+    monkeypatch.setenv("REBELOTE_GC_THRESHOLD", "2000,5,5")
+    ran_in: set[str] = set()
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            ran_in.add(threading.current_thread().name)
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    freed = threading.Event()
+    watched: list[weakref.ref[Cycle]] = []  # kept, so that its callback is called
+
+    def makes_garbage() -> None:
+        first = Cycle()
+        watched.append(weakref.ref(first, lambda _ref: freed.set()))
+        del first
+        for _ in range(20_000):  # ten times the threshold: Python would collect here
+            Cycle()
+
+    async def main() -> bool:
+        collecting = asyncio.create_task(collect_on_the_loop(period=0.005))
+        await asyncio.sleep(0.01)
+        assert not gc.isenabled()
+        maker = threading.Thread(target=makes_garbage, name="maker")
+        maker.start()
+        await asyncio.to_thread(maker.join)
+        for _ in range(100):
+            if freed.is_set():
+                break
+            await asyncio.sleep(0.01)
+        collecting.cancel()
+        await asyncio.sleep(0)
+        return freed.is_set()
+
+    gc.collect()
+    gc.callbacks.append(note)
+    try:
+        assert asyncio.run(main()), "the cycle made in the thread was never collected"
+    finally:
+        gc.callbacks.remove(note)
+    assert gc.isenabled()  # back on once the loop stops collecting
+    assert ran_in == {threading.main_thread().name}, ran_in

@@ -244,19 +244,25 @@ class LoopWatch:
         self.largest_ms = 0.0
         self.samples = 0
         self.over_20ms = 0
-        self.stalls: list[tuple[float, float]] = []
-        """(Unix time, ms late) of the wake-ups more than 2 ms late (the last 10,000)."""
+        self.stalls: list[tuple[float, float, float]] = []
+        """(Unix time, ms late, ms of the loop thread's CPU meanwhile) of the wake-ups
+        more than 2 ms late (the last 10,000 or more): a late wake-up with little CPU
+        waited (for the GIL, or for a core), one with as much ran something."""
         self.gc_ms = [0.0, 0.0, 0.0]
         """The longest garbage collection of each generation (a cause of stalls)."""
         self._gc_start = self._gc_cpu = 0.0
         self._gc_count = 0
         self.gc_longest: list[dict[str, Any]] = [{}, {}, {}]
         """The longest collection of each generation: wall and CPU ms, young objects,
+        the garbage objects it found,
         the thread that ran it."""
         self.longest_ms: dict[str, float] = {}
         """The longest of other things that ran on the loop (the commits)."""
         self.slow: list[tuple[float, str]] = []
         """With ``trace_callbacks``: the loop's longest callbacks (ms, what), longest first."""
+        self.busiest: list[tuple[float, str]] = []
+        """With ``trace_callbacks``: the callbacks that used the most of the loop
+        thread's CPU (ms, what), most first (a long callback may only have waited)."""
 
     def trace_callbacks(self) -> None:
         """Times every callback the loop runs and keeps the 30 longest with their names:
@@ -269,18 +275,26 @@ class LoopWatch:
             frame = (getattr(owner.get_coro(), "cr_frame", None)
                      if isinstance(owner, asyncio.Task) else None)
             scope = getattr(frame.f_locals.get("self"), "scope", None) if frame else None
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             handle_run(handle)
             took = (time.perf_counter() - start) * 1e3
+            ran = (time.thread_time() - cpu) * 1e3
             if took > 5 and (len(watch.slow) < 30 or took > watch.slow[-1][0]):
-                what = watch.describe(handle)
-                if isinstance(scope, dict):  # an HTTP request or a WebSocket: its path
-                    what += f" {scope.get('method', '')} {scope.get('path', '')}"
-                watch.slow.append((round(took, 1), what))
+                watch.slow.append((round(took, 1), watch._what(handle, scope)))
                 watch.slow.sort(key=lambda item: -item[0])
                 del watch.slow[30:]
+            if ran > 2 and (len(watch.busiest) < 30 or ran > watch.busiest[-1][0]):
+                watch.busiest.append((round(ran, 1), watch._what(handle, scope)))
+                watch.busiest.sort(key=lambda item: -item[0])
+                del watch.busiest[30:]
 
         asyncio.events.Handle._run = timed  # type: ignore[method-assign,assignment]
+
+    def _what(self, handle: asyncio.events.Handle, scope: object) -> str:
+        what = self.describe(handle)
+        if isinstance(scope, dict):  # an HTTP request or a WebSocket: its path
+            what += f" {scope.get('method', '')} {scope.get('path', '')}"
+        return what
 
     @staticmethod
     def describe(handle: asyncio.events.Handle) -> str:
@@ -309,19 +323,21 @@ class LoopWatch:
                 self.gc_longest[generation] = {
                     "ms": round(took, 1),
                     "cpu_ms": round((time.thread_time() - self._gc_cpu) * 1e3, 1),
-                    "young": self._gc_count, "thread": threading.current_thread().name}
+                    "young": self._gc_count, "collected": info.get("collected", 0),
+                    "thread": threading.current_thread().name}
 
     async def run(self) -> None:
         gc.callbacks.append(self._gc)
         while True:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             await asyncio.sleep(self.period)
             late = (time.perf_counter() - start - self.period) * 1e3
             self.samples += 1
             self.largest_ms = max(self.largest_ms, late)
             self.over_20ms += late > 20
             if late > 2:
-                self.stalls.append((time.time(), round(late, 2)))
+                self.stalls.append((time.time(), round(late, 2),
+                                    round((time.thread_time() - cpu) * 1e3, 2)))
                 if len(self.stalls) > 20_000:
                     del self.stalls[:10_000]
 
@@ -330,4 +346,5 @@ class LoopWatch:
                 "stalls_over_20ms": self.over_20ms, "stalls": self.stalls,
                 "longest_gc_ms": [round(x, 1) for x in self.gc_ms],
                 "longest_gc": self.gc_longest,
-                "longest_ms": self.longest_ms, "slow_callbacks": self.slow}
+                "longest_ms": self.longest_ms, "slow_callbacks": self.slow,
+                "busiest_callbacks": self.busiest}
