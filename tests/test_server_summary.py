@@ -20,12 +20,13 @@ from rebelote.server.tables import TableService
 PLAYERS = ("ana", "bo", "cy")
 
 
-def _play(service: TableService, rng: random.Random, tables: int, moves: int) -> None:
+def _play(service: TableService, rng: random.Random, tables: int, moves: int,
+          target: int = 150) -> None:
     """Open ``tables`` tables (two of the players and two random bots each) and play
     up to ``moves`` random legal actions at each."""
     for _ in range(tables):
         a, b = rng.sample(PLAYERS, 2)
-        out = service.handle(a, {"type": "create", "options": {"target": 150}})
+        out = service.handle(a, {"type": "create", "options": {"target": target}})
         table = out[0][1]["table"]
         service.handle(b, {"type": "join", "table": table, "seat": 2})
         service.handle(a, {"type": "bots", "table": table, "level": "random"})
@@ -110,13 +111,111 @@ def test_constant_number_of_queries(tmp_path: Path) -> None:
     assert counts[0] == counts[1] == (3, 1, 1), counts  # load: absences, tables, actions
 
 
+def _db_hands(service: TableService) -> dict[str, int]:
+    """Hands counted per player in the summary table (read without counting first)."""
+    with service.store.engine.connect() as conn:
+        rows = conn.exec_driver_sql("SELECT player, hands FROM player_stats").all()
+    return {player: hands for player, hands in rows if hands}
+
+
+def _hands(service: TableService) -> dict[str, int]:
+    """Hands per player, recomputed from the tables."""
+    tables = service.every_table()
+    out = {p: recompute_stats(tables, p)["hands"] for p in (*PLAYERS, "bot:random")}
+    return {p: hands for p, hands in out.items() if hands}
+
+
+def _player_rows(service: TableService) -> int:
+    with service.store.engine.connect() as conn:
+        return int(conn.exec_driver_sql("SELECT count(*) FROM player_stats").scalar() or 0)
+
+
+def test_finished_hands_wait_to_be_counted_together(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hands written wait (at most SETTLE_S while play goes on) to be counted with
+    other tables' in one transaction; a game's end is counted at once, with what
+    waited; reading the statistics counts what waits first."""
+    import rebelote.server.summary as summary
+
+    rng = random.Random()
+    monkeypatch.setattr(summary, "SETTLE_S", 3600.0)  # never by the clock here
+    service = TableService(Store(f"sqlite:///{tmp_path / 'w.sqlite'}"),
+                           seed=rng.randrange(1 << 30))
+    _play(service, rng, tables=3, moves=60, target=10_000)  # hands end, games do not
+    assert sum(len(t.game.scores) for t in service.tables.values() if t.game) >= 3
+    assert service.statistics_waiting() and _player_rows(service) == 0
+    for player in (*PLAYERS, "bot:random"):  # read: counted first, as recomputed
+        assert service.stats(player) == recompute_stats(service.every_table(), player)
+    assert not service.statistics_waiting() and _player_rows(service) > 0
+    # A game that ends is counted when it is written, the tables waiting with it.
+    _play(service, rng, tables=3, moves=60, target=10_000)
+    assert service.statistics_waiting()
+    _play(service, rng, tables=2, moves=200)  # target 150: these games end
+    ended = {t.id for t in service.tables.values() if t.game and t.game.is_over}
+    assert ended and set(service.summaries.finishing_order()) == ended
+    monkeypatch.setattr(summary, "SETTLE_S", 0.0)  # by the clock: at every write
+    _play(service, rng, tables=1, moves=20, target=10_000)
+    assert not service.statistics_waiting()
+    _same_as_recomputed(service)
+
+
+def test_the_server_counts_what_waits_soon_and_at_a_stop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a write, the server's writer counts what waits within ``settle_after``
+    even if nothing else is written; a stop counts it too."""
+    import asyncio
+
+    import rebelote.server.summary as summary
+    from rebelote.server.app import GroupCommit
+
+    rng = random.Random()
+    monkeypatch.setattr(summary, "SETTLE_S", 3600.0)
+    service = TableService(Store(f"sqlite:///{tmp_path / 'g.sqlite'}"),
+                           seed=rng.randrange(1 << 30))
+
+    async def deliver(messages: list[Any]) -> None:
+        pass
+
+    async def one_write(group: GroupCommit) -> None:
+        for table in service.tables.values():  # one action, written by the group
+            for seat, player in enumerate(table.seats):
+                name = player.get("player")
+                if name is None:
+                    continue
+                state = service.handle(name, {"type": "sync", "table": table.id})[0][1]
+                if state.get("turn") == seat and state.get("legal"):
+                    service.handle(name, {"type": "act", "table": table.id,
+                                          "action": state["legal"][0]}, commit=False)
+                    assert await group.flush() is None
+                    return
+        raise AssertionError("nobody to play")
+
+    async def scenario() -> None:
+        group = GroupCommit(service, deliver)
+        group.settle_after = 0.2
+        _play(service, rng, tables=2, moves=60, target=10_000)
+        assert service.statistics_waiting() and _player_rows(service) == 0
+        await one_write(group)
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if not service.statistics_waiting():
+                break
+        assert not service.statistics_waiting() and _db_hands(service) == _hands(service)
+        _play(service, rng, tables=1, moves=60, target=10_000)
+        assert service.statistics_waiting() and _db_hands(service) != _hands(service)
+        group.close()
+        assert not service.statistics_waiting() and _db_hands(service) == _hands(service)
+
+    asyncio.run(scenario())
+
+
 def test_many_tables_are_counted_in_one_transaction(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The writer counts a whole batch's tables at once: one commit, the same figures."""
     rng = random.Random()
     url = f"sqlite:///{tmp_path / 'b.sqlite'}"
     service = TableService(Store(url), seed=rng.randrange(1 << 30))
-    monkeypatch.setattr(Summaries, "update", lambda self, tables: None)  # nothing counted
+    monkeypatch.setattr(Summaries, "later", lambda self, tables: None)  # nothing counted
     _play(service, rng, tables=4, moves=200)
     monkeypatch.undo()
     commits: list[int] = []

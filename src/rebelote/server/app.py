@@ -61,6 +61,7 @@ from rebelote.server.observability import Observability, RequestContext, configu
 from rebelote.server.offloop import BotRunner, Busy, LoopWatch, OffLoop
 from rebelote.server.settings import Settings
 from rebelote.server.store import Store
+from rebelote.server.summary import SETTLE_S
 from rebelote.server.tables import TABLE_FIXED_OPTIONS, ServiceError, StorageFailure, TableService
 from rebelote.server.wire import JSONResponse, dumps
 
@@ -441,6 +442,10 @@ class GroupCommit:
         self._lock: asyncio.Lock | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="writer")
+        self._settling: asyncio.TimerHandle | None = None
+        self.settle_after = SETTLE_S
+        """Seconds after a write before what it left waiting in the summaries is counted,
+        should no other write count it first."""
 
     @property
     def busy(self) -> bool:
@@ -491,6 +496,8 @@ class GroupCommit:
             if not batch:
                 return None
             await loop.run_in_executor(self._writer, self.service.store_batch, batch, tables)
+            if self._settling is None and self.service.statistics_waiting():
+                self._settling = loop.call_later(self.settle_after, self._settle)
         except Exception as exc:
             failure = self.service.not_stored(batch, exc)  # undone, on the loop
             task = loop.create_task(self.deliver(failure.messages))
@@ -504,7 +511,21 @@ class GroupCommit:
                 self.watch.note("commit", (time.perf_counter() - started) * 1e3)
         return None
 
+    def _settle(self) -> None:
+        """What the last batches left waiting in the summaries counted, even if no
+        other batch comes (in the writer thread, after the batch being written)."""
+        self._settling = None
+        future = asyncio.get_running_loop().run_in_executor(
+            self._writer, self.service.settle_statistics)
+        future.add_done_callback(lambda done: done.exception())  # logged by the count
+
     def close(self) -> None:
+        """The writer stopped, once it has counted what waits in the summaries."""
+        if self._settling is not None:
+            self._settling.cancel()
+            self._settling = None
+        with contextlib.suppress(Exception):
+            self._writer.submit(self.service.settle_statistics).result()
         self._writer.shutdown(wait=True)
 
 
@@ -1124,13 +1145,14 @@ def run(settings: Settings) -> None:
     import uvicorn
 
     from rebelote.server.store import check_database
+    from rebelote.server.websocket import WebSocketProtocol
 
     configure_logging(settings)
     faulthandler.register(signal.SIGUSR1, all_threads=True)  # kill -USR1: every stack
     # States are small: compressing each WebSocket message costs more than it saves.
     options: dict[str, Any] = {"host": settings.host, "port": settings.port,
                                "log_config": None, "access_log": False,
-                               "ws_per_message_deflate": False,
+                               "ws": WebSocketProtocol, "ws_per_message_deflate": False,
                                # A stop waits at most this long for open connections.
                                "timeout_graceful_shutdown": SHUTDOWN_GRACE_S,
                                "loop": settings.loop}

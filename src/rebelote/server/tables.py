@@ -673,10 +673,19 @@ class TableService:
     def store_batch(self, batch: list[tuple[str, int, str, dict[str, Any]]],
                     tables: list[Table]) -> None:
         """Write a batch in one transaction, then count what its tables finished in the
-        summary tables: the web server runs it in its writer thread, off the event loop
-        (it only reads the tables, whose finished hands never change)."""
+        summary tables (soon: :meth:`Summaries.later`): the web server runs it in its
+        writer thread, off the event loop (it only reads the tables, whose finished
+        hands never change)."""
         self.store.append(batch)
-        self.summaries.update(tables)
+        self.summaries.later(tables)
+
+    def statistics_waiting(self) -> bool:
+        """Whether finished hands written wait to be counted in the summaries."""
+        return self.summaries.waiting()
+
+    def settle_statistics(self) -> None:
+        """Count in the summaries every finished hand written so far (in a thread)."""
+        self.summaries.settle()
 
     def snapshot(self, out: list[tuple[str, Message]]) -> dict[str, Table | None]:
         """The tables that messages ``out`` speak of, as they are now: after a commit,
@@ -709,6 +718,7 @@ class TableService:
         for table_id in failed:
             old = self.tables.pop(table_id, None)
             self.bots_due.discard(table_id)
+            self.summaries.drop(table_id)
             try:
                 stored = self.store.load(table_id)
             except Exception as exc:
@@ -1318,14 +1328,17 @@ class TableService:
     def stats(self, player: str) -> Message:
         """A player's record: games and wins, hands played, contracts taken and made,
         average card points per hand (from the summary tables: one row)."""
+        self.summaries.settle()
         return self.summaries.stats(player)
 
     def ratings(self) -> dict[str, Message]:
         """The best ratings (openskill, Plackett-Luce, game after game as they finish),
         best first; bots are rated too, one rating per level."""
+        self.summaries.settle()
         return dict(self.summaries.ratings())
 
     def rating(self, player: str) -> Message | None:
+        self.summaries.settle()
         return self.summaries.rating(player)
 
     def listed(self, table: Table) -> Message | None:
