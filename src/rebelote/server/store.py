@@ -64,6 +64,11 @@ class ActionRow(Base):
 
 ACTION_COLUMNS = ("table_id", "seq", "kind", "payload", "created_at")
 """The columns an action's insert sets."""
+INSERT_ROWS = 256
+"""The most rows in one SQLite insert statement (5 parameters a row: far under SQLite's
+limit of 32,766 parameters a statement); a batch is inserted in chunks of powers of two,
+so that the driver prepares at most nine statements, not one per batch size."""
+SQLITE_ROW = "(" + ", ".join("?" * len(ACTION_COLUMNS)) + ")"
 
 
 class AccountRow(Base):
@@ -194,6 +199,20 @@ class Store:
         stamp = ActionRow.__table__.c.created_at.type.bind_processor(self.engine.dialect)
         self._stamp: Callable[[datetime], Any] = stamp or (lambda moment: moment)
 
+    def _insert_rows(self, writer: Connection, rows: list[Any]) -> None:
+        """SQLite: the rows in as few statements as possible, each of many rows. The
+        driver lets the GIL go around each statement's step: a row at a time, the writer
+        thread then waited for the busy event loop to hand the GIL back once per row
+        (148 rows, 52 ms a batch under load, for a fraction of that of CPU)."""
+        head = self._insert_sql.partition(" VALUES ")[0] + " VALUES "
+        start = 0
+        while start < len(rows):  # chunks of powers of two: few statements to prepare
+            size = min(INSERT_ROWS, 1 << ((len(rows) - start).bit_length() - 1))
+            chunk = rows[start:start + size]
+            writer.exec_driver_sql(head + ",".join([SQLITE_ROW] * size),
+                                   tuple(value for row in chunk for value in row))
+            start += size
+
     def _compiled_insert(self) -> tuple[str, tuple[str, ...] | None]:
         """The actions' insert in the database's own SQL, compiled once, and the order
         of its parameters (None: by name). Executed by the driver itself: SQLAlchemy's
@@ -232,7 +251,10 @@ class Store:
             self._writer = self.engine.connect()
         try:
             with self._writer.begin():  # one insert by the driver: no ORM bookkeeping
-                self._writer.exec_driver_sql(self._insert_sql, rows)
+                if self._insert_order == ACTION_COLUMNS and self.url.startswith("sqlite"):
+                    self._insert_rows(self._writer, rows)
+                else:
+                    self._writer.exec_driver_sql(self._insert_sql, rows)
         except Exception:
             writer, self._writer = self._writer, None  # a fresh connection next time
             with contextlib.suppress(Exception):

@@ -1,0 +1,43 @@
+"""The store writes a batch of actions in few statements and reads every one back, in
+order, whatever the batch's size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+
+from rebelote.server.store import INSERT_ROWS, Store
+
+
+def test_batches_of_any_size_are_stored_in_order_in_few_statements(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 's.sqlite'}")
+    for table in ("a", "b"):
+        store.create_table(table, {"preset": "classic"}, [{}, {}, {}, {}], {})
+    inserts: list[int] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.startswith("INSERT INTO actions"):
+            inserts.append(statement.count("(?"))
+
+    event.listen(store.engine, "before_cursor_execute", seen)
+    expected: dict[str, list[tuple[str, dict[str, Any]]]] = {"a": [], "b": []}
+    seq = {"a": 0, "b": 0}
+    for size in (1, 3, INSERT_ROWS - 1, INSERT_ROWS, INSERT_ROWS + 1, 3 * INSERT_ROWS + 7):
+        batch = []
+        for i in range(size):
+            table = "ab"[i % 2]
+            payload = {"n": i, "text": "é\"'", "size": size}
+            batch.append((table, seq[table], "act", payload))
+            seq[table] += 1
+            expected[table].append(("act", payload))
+        inserts.clear()
+        store.append(batch)
+        assert sum(inserts) == size  # every row
+        assert len(inserts) <= size.bit_length() + size // INSERT_ROWS, inserts
+        assert all(rows & (rows - 1) == 0 for rows in inserts), inserts  # powers of two
+    for table in ("a", "b"):
+        (stored,) = store.load(table)
+        assert stored.error is None
+        assert stored.actions == expected[table]
