@@ -19,6 +19,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,37 @@ class Player:
                                                "action": self.rng.choice(message["legal"])}))
 
 
+def act_histogram(port: int) -> dict[float, float]:
+    """The server's own answer-time histogram of ``act`` messages (cumulative counts
+    by upper bound, seconds), from its ``/metrics``."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
+        text = resp.read().decode()
+    out: dict[float, float] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name != "rebelote_answer_seconds":
+            continue
+        for sample in family.samples:
+            if sample.name.endswith("_bucket") and sample.labels.get("type") == "act":
+                out[float(sample.labels["le"])] = sample.value
+    return out
+
+
+def bucket_quantile(before: dict[float, float], after: dict[float, float],
+                    q: float) -> float | None:
+    """The upper bound (ms) of the histogram bucket holding quantile ``q`` of what was
+    observed between two readings."""
+    counts = {le: after[le] - before.get(le, 0.0) for le in sorted(after)}
+    total = counts.get(float("inf"), 0.0)
+    if total <= 0:
+        return None
+    for le, count in counts.items():
+        if count >= q * total:
+            return le * 1e3
+    return None
+
+
 def cpu_s(pid: int) -> float:
     """CPU seconds the process has used (its own threads, not its worker processes)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -118,6 +150,8 @@ async def load(port: int, tables: int, seconds: float,
     for t, ((_p, table), ws) in enumerate(zip(players[::2], sockets[::2], strict=True)):
         level = "expert" if t % 10 == 0 else "random"
         await ws.send(json.dumps({"type": "bots", "table": table, "level": level}))
+    one_process = pids is not None and len(pids) == 1
+    answers_before = act_histogram(port) if one_process else {}
     deadline = time.perf_counter() + seconds
     start = time.perf_counter()
     cpu_before, ticks_before = [cpu_s(pid) for pid in pids or ()], machine_ticks()
@@ -128,6 +162,7 @@ async def load(port: int, tables: int, seconds: float,
     cpu = sum(cpu_s(pid) for pid in pids or ()) - sum(cpu_before)
     ticks = [after - before for after, before in zip(machine_ticks(), ticks_before,
                                                      strict=True)]
+    answers_after = act_histogram(port) if one_process else {}
     for ws in sockets:
         await ws.close()
     latencies = sorted(x for p, _ in players for x in p.latencies)
@@ -146,7 +181,12 @@ async def load(port: int, tables: int, seconds: float,
             "steal_percent": round(100 * ticks[1] / max(1, ticks[0]), 1),
             # The clients' own share of a core: near 100, they measure their own queue.
             "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
-            "client_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]}
+            "client_loop": type(asyncio.get_running_loop()).__module__.split(".")[0],
+            # The server's own view (one process): from an action's arrival to its
+            # answers sent, the upper bound of the bucket of its p50 and p99; the rest of
+            # the clients' latency is their sockets, their own loop and the machine.
+            "server_act_p50_ms_at_most": bucket_quantile(answers_before, answers_after, 0.5),
+            "server_act_p99_ms_at_most": bucket_quantile(answers_before, answers_after, 0.99)}
 
 
 def server_rss_kb(pid: int) -> int:

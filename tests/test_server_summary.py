@@ -157,6 +157,12 @@ def test_finished_hands_wait_to_be_counted_together(tmp_path: Path,
     _play(service, rng, tables=1, moves=20, target=10_000)
     assert not service.statistics_waiting()
     _same_as_recomputed(service)
+    # Enough tables waiting are counted without waiting longer.
+    monkeypatch.setattr(summary, "SETTLE_S", 3600.0)
+    monkeypatch.setattr(summary, "SETTLE_TABLES", 2)
+    before = _db_hands(service)
+    _play(service, rng, tables=2, moves=60, target=10_000)
+    assert _db_hands(service) != before
 
 
 def test_the_server_counts_what_waits_soon_and_at_a_stop(

@@ -134,6 +134,10 @@ def _game_over(table: Table) -> bool:
 SETTLE_S = 1.0
 """The longest a finished hand waits to be counted while play goes on (a game's end is
 counted at once)."""
+SETTLE_TABLES = 8
+"""Tables waiting that are counted without waiting longer: under load, a count of
+every table of a second (30 tables, 170-250 ms of the writer thread, once a second)
+held the actions written after it that long; eight at a time keep each count short."""
 
 
 class Summaries:
@@ -146,6 +150,7 @@ class Summaries:
         self._waiting: dict[str, Table] = {}
         """Tables with actions written since they were last counted (:meth:`later`)."""
         self._settled = time.monotonic()
+        """Since when the first of the tables waiting has waited."""
         self._waiting_lock = threading.Lock()
         self._counting = threading.Lock()
         """One count at a time in this process (the writer thread, a statistics
@@ -163,19 +168,22 @@ class Summaries:
 
     def later(self, tables: Iterable[Table]) -> None:
         """Count what these tables finished, soon: gathered with the other tables
-        written meanwhile and counted together at most every :data:`SETTLE_S` (at once
-        when one of them ended its game). Counted after every write, the summaries took
-        twice the writer thread's time of the actions themselves under load (a
-        transaction, a read and an update per table for a hand or two each); counting
-        is from each table's marker, so what waits is never lost: a restart counts what
-        a crash left waiting."""
+        written meanwhile and counted together once :data:`SETTLE_TABLES` wait or the
+        first has waited :data:`SETTLE_S` (at once when one of them ended its game).
+        Counted after every write, the summaries took twice the writer thread's time
+        of the actions themselves under load (a transaction, a read and an update per
+        table for a hand or two each); counting is from each table's marker, so what
+        waits is never lost: a restart counts what a crash left waiting."""
         with self._waiting_lock:
             ended = False
+            if not self._waiting:
+                self._settled = time.monotonic()  # the first one waits from now
             for table in tables:
                 self._waiting[table.id] = table
                 ended = ended or (_game_over(table)
                                   and not self._counted.get(table.id, (0, False))[1])
-            if not ended and time.monotonic() - self._settled < SETTLE_S:
+            if (not ended and len(self._waiting) < SETTLE_TABLES
+                    and time.monotonic() - self._settled < SETTLE_S):
                 return
         self.settle()
 
