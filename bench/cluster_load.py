@@ -85,6 +85,18 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
         # to one sent before, read late)
         after = [t for c in clients if c.table == table for s, t in c.acks if s > killed_at]
         takeover.append(min(after) - killed_at if after else float("inf"))
+    # Where the players' takeover time goes, at the dead process's tables: its
+    # players' sockets found closed, reopened through the balancer, the first state
+    # on them (medians over the players who reconnected, seconds after the kill).
+    phases: dict[str, list[float]] = {"dropped": [], "reopened": [], "first_state": []}
+    for c in clients:
+        if c.table not in victims:
+            continue
+        for name, times in (("dropped", c.dropped_at), ("reopened", c.opened_at),
+                            ("first_state", c.states_at)):
+            after = [t - killed_at for t in times if t > killed_at]
+            if after:
+                phases[name].append(min(after))
     latencies = sorted(x for c in clients for x in c.latencies)
     result = check(cluster.database_url, clients)
     taken = [t for t in takeover if t != float("inf")]
@@ -96,6 +108,8 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
             "tables_of_killed": len(victims), "not_taken_over": len(takeover) - len(taken),
             "takeover_p50_s": statistics.median(taken) if taken else None,
             "takeover_max_s": max(taken) if taken else None,
+            **{f"{name}_p50_s": round(statistics.median(times), 2) if times else None
+               for name, times in phases.items()},
             "owners_moved_s": None if owners_moved_s is None else owners_moved_s - killed_at,
             "owner_timeout_s": OWNER_TIMEOUT,
             # The clients' own share of a core (one process, one event loop).

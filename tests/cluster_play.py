@@ -82,6 +82,12 @@ class SeatClient:
     acks_at: list[float] = field(default_factory=list)
     acks: list[tuple[float, float]] = field(default_factory=list)
     """(sent, acknowledged) of each acknowledged action (time.monotonic())."""
+    dropped_at: list[float] = field(default_factory=list)
+    """When each socket was found closed (time.monotonic())."""
+    opened_at: list[float] = field(default_factory=list)
+    """When each reconnection's socket opened."""
+    states_at: list[float] = field(default_factory=list)
+    """When the first state came on each socket."""
     finished: bool = False
     last_state: dict[str, Any] | None = None
     first: ClientConnection | None = None
@@ -102,12 +108,15 @@ class SeatClient:
                 else:
                     ws = await connect(url, additional_headers={"Cookie": self.cookie},
                                        open_timeout=10, close_timeout=1)
+                    self.opened_at.append(time.monotonic())
                 try:
                     await self._play(ws, stop)
                 finally:
                     await ws.close()
             except (OSError, WebSocketException, TimeoutError):
                 pass
+            if not stop.is_set():
+                self.dropped_at.append(time.monotonic())
             if self.log and self.log[-1].status == "pending":
                 self.log[-1].status = "uncertain"
             if not stop.is_set() and not self.finished:
@@ -117,6 +126,7 @@ class SeatClient:
     async def _play(self, ws: ClientConnection, stop: asyncio.Event) -> None:
         await ws.send(json.dumps({"type": "sync", "table": self.table}))
         quiet = 0
+        first_state = False
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), 2.0)
@@ -131,6 +141,9 @@ class SeatClient:
                 continue
             quiet = 0
             message = orjson.loads(raw)  # the clients' main cost: orjson keeps it light
+            if not first_state and message["type"] == "state":
+                first_state = True
+                self.states_at.append(time.monotonic())
             last = self.log[-1] if self.log else None
             if message["type"] == "error":
                 named = self._sent(message.get("id"))

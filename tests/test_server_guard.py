@@ -461,11 +461,11 @@ def test_a_slow_session_lookup_does_not_hold_up_other_requests(
         cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     slow = threading.Event()
 
-    def session_player(self: Store, sid: str) -> str | None:
+    def session_players(self: Store, sids: Any) -> dict[str, str]:
         slow.wait(2.0)  # a database that answers late
-        return None
+        return {}
 
-    monkeypatch.setattr(Store, "session_player", session_player)
+    monkeypatch.setattr(Store, "session_players", session_players)
 
     async def get(path: str, headers: list[tuple[bytes, bytes]]) -> int:
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",

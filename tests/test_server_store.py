@@ -41,3 +41,31 @@ def test_batches_of_any_size_are_stored_in_order_in_few_statements(tmp_path: Pat
         (stored,) = store.load(table)
         assert stored.error is None
         assert stored.actions == expected[table]
+
+
+def test_sessions_asked_together_are_read_in_one_query(tmp_path: Path) -> None:
+    """A thousand players reconnecting at once: their sessions are read in one query
+    (a query each held the new process's GIL a few ms apiece), each lookup answered
+    rightly: a live session its player, a revoked or unknown one None."""
+    import asyncio
+
+    from rebelote.server.app import SessionReader
+
+    store = Store(f"sqlite:///{tmp_path / 's.sqlite'}")
+    for i in range(600):
+        store.add_session(f"sid{i}", f"p{i}")
+    store.revoke_sessions(token="sid7")
+    queries: list[str] = []
+    event.listen(store.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *args: queries.append(statement))
+    reader = SessionReader(store)
+
+    async def main() -> list[str | None]:
+        tokens = [f"sid{i}" for i in range(600)] + ["sid3", "nobody"]
+        return await asyncio.gather(*(reader.player(t) for t in tokens))
+
+    found = asyncio.run(main())
+    assert found[:600] == [None if i == 7 else f"p{i}" for i in range(600)]
+    assert found[600:] == ["p3", None]
+    reads = [q for q in queries if "FROM sessions" in q]
+    assert len(reads) == 2, reads  # 601 tokens: 500 a query
