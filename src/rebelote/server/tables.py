@@ -33,6 +33,7 @@ Server messages: {"type": "created", "table": T, "invite": K}, {"type": "state",
 
 from __future__ import annotations
 
+import collections
 import functools
 import logging
 import random
@@ -411,6 +412,11 @@ class TableService:
         self.clock = clock
         self.rng = random.Random(seed)
         self.tables: dict[str, Table] = {}
+        self.created: collections.deque[str] = collections.deque(maxlen=64)
+        """The ids of the last tables created here, newest last."""
+        self.created_count = 0
+        """How many tables were created here (with :attr:`created`: which ones a
+        message created)."""
         """The tables this service runs (with ``load_all=False``, as in the scale-out
         mode, only those it created or adopted: other processes run the others)."""
         self.load_all = load_all
@@ -893,6 +899,8 @@ class TableService:
             raise ServiceError("storage", STORAGE_ERROR) from None
         table = Table(table_id, rules, player, seats, opts)
         self.tables[table_id] = table
+        self.created.append(table_id)
+        self.created_count += 1
         self._record(table, "seat", {"seat": seat, "player": player})
         return table
 
