@@ -524,9 +524,10 @@ class GroupCommit:
         if self._settling is not None:
             self._settling.cancel()
             self._settling = None
-        with contextlib.suppress(Exception):
-            self._writer.submit(self.service.settle_statistics).result()
-        self._writer.shutdown(wait=True)
+        counting = self._writer.submit(self.service.settle_statistics)
+        with contextlib.suppress(Exception):  # a database gone: counted at the next start
+            counting.result(timeout=SHUTDOWN_GRACE_S)
+        self._writer.shutdown(wait=counting.done())
 
 
 class SessionReader:
