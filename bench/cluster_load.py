@@ -81,10 +81,25 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
     elapsed = time.perf_counter() - start
     client_cpu = time.process_time() - client_before
     takeover = []
+    by_table: dict[str, float] = {}
     for table in victims:  # an action sent after the kill, acknowledged (not an answer
         # to one sent before, read late)
         after = [t for c in clients if c.table == table for s, t in c.acks if s > killed_at]
         takeover.append(min(after) - killed_at if after else float("inf"))
+        by_table[table] = takeover[-1]
+
+    def first(times: list[float]) -> float | None:
+        after = [t - killed_at for t in times if t > killed_at]
+        return round(min(after), 2) if after else None
+
+    # The five slowest tables' players: socket closed, reopened, first state, first
+    # action sent, first acknowledged (s after the kill; None: not on the dead process,
+    # or not within the run).
+    slowest = [[round(by_table[t], 2) if by_table[t] != float("inf") else None,
+                [[first(c.dropped_at), first(c.opened_at), first(c.states_at),
+                  first([s.sent_at for s in c.log]), first([a for _s, a in c.acks])]
+                 for c in clients if c.table == t]]
+               for t in sorted(by_table, key=lambda t: -by_table[t])[:5]]
     # Where the players' takeover time goes, at the dead process's tables: its
     # players' sockets found closed, reopened through the balancer, the first state
     # on them (medians over the players who reconnected, seconds after the kill).
@@ -107,7 +122,9 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
             "p99_ms": latencies[int(0.99 * (len(latencies) - 1))] * 1e3 if latencies else None,
             "tables_of_killed": len(victims), "not_taken_over": len(takeover) - len(taken),
             "takeover_p50_s": statistics.median(taken) if taken else None,
+            "takeover_p90_s": sorted(taken)[int(0.9 * (len(taken) - 1))] if taken else None,
             "takeover_max_s": max(taken) if taken else None,
+            "slowest_tables": slowest,
             **{f"{name}_p50_s": round(statistics.median(times), 2) if times else None
                for name, times in phases.items()},
             "owners_moved_s": None if owners_moved_s is None else owners_moved_s - killed_at,

@@ -524,7 +524,10 @@ class GroupCommit:
         if self._settling is not None:
             self._settling.cancel()
             self._settling = None
-        counting = self._writer.submit(self.service.settle_statistics)
+        try:
+            counting = self._writer.submit(self.service.settle_statistics)
+        except RuntimeError:  # stopped already (an application started twice)
+            return
         with contextlib.suppress(Exception):  # a database gone: counted at the next start
             counting.result(timeout=SHUTDOWN_GRACE_S)
         self._writer.shutdown(wait=counting.done())
