@@ -97,7 +97,8 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
     # or not within the run).
     slowest = [[round(by_table[t], 2) if by_table[t] != float("inf") else None,
                 [[first(c.dropped_at), first(c.opened_at), first(c.states_at),
-                  first([s.sent_at for s in c.log]), first([a for _s, a in c.acks])]
+                  first([s.sent_at for s in c.log]), first([a for _s, a in c.acks]),
+                  _last_seen(c, killed_at)]
                  for c in clients if c.table == t]]
                for t in sorted(by_table, key=lambda t: -by_table[t])[:5]]
     # Where the players' takeover time goes, at the dead process's tables: its
@@ -132,6 +133,18 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
             # The clients' own share of a core (one process, one event loop).
             "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
             "client_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]} | result
+
+
+def _last_seen(client: SeatClient, killed_at: float) -> dict[str, Any] | None:
+    """What the client's last state said (whose turn, its seat, the phase, whether it
+    had legal actions) and its actions sent after the kill (s after it, status)."""
+    state = client.last_state
+    if state is None:
+        return None
+    return {"turn": state.get("turn"), "seat": client.seat, "phase": state.get("phase"),
+            "legal": bool(state.get("legal")),
+            "sent": [(round(s.sent_at - killed_at, 2), s.status) for s in client.log
+                     if s.sent_at > killed_at]}
 
 
 async def _all_moved(redis_url: str, tables: list[str], survivor: str) -> float:
