@@ -110,9 +110,9 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
             continue
         for name, times in (("dropped", c.dropped_at), ("reopened", c.opened_at),
                             ("first_state", c.states_at)):
-            after = [t - killed_at for t in times if t > killed_at]
-            if after:
-                phases[name].append(min(after))
+            since = first(times)
+            if since is not None:
+                phases[name].append(since)
     latencies = sorted(x for c in clients for x in c.latencies)
     result = check(cluster.database_url, clients)
     taken = [t for t in takeover if t != float("inf")]

@@ -254,8 +254,7 @@ class LoopWatch:
         self._gc_count = 0
         self.gc_longest: list[dict[str, Any]] = [{}, {}, {}]
         """The longest collection of each generation: wall and CPU ms, young objects,
-        the garbage objects it found,
-        the thread that ran it."""
+        the garbage objects it found, the thread that ran it."""
         self.longest_ms: dict[str, float] = {}
         """The longest of other things that ran on the loop (the commits)."""
         self.slow: list[tuple[float, str]] = []

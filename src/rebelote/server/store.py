@@ -196,15 +196,19 @@ class Store:
             raise StoreError(f"the database {describe(url)} cannot be used: {reason}") from None
         self._writer: Connection | None = None
         self._insert_sql, self._insert_order = self._compiled_insert()
+        self._many_rows: str | None = None
+        """SQLite, its parameters in :data:`ACTION_COLUMNS`' order: the insert's head,
+        for statements of many rows (:meth:`_insert_rows`)."""
+        if url.startswith("sqlite") and self._insert_order == ACTION_COLUMNS:
+            self._many_rows = self._insert_sql.partition(" VALUES ")[0] + " VALUES "
         stamp = ActionRow.__table__.c.created_at.type.bind_processor(self.engine.dialect)
         self._stamp: Callable[[datetime], Any] = stamp or (lambda moment: moment)
 
-    def _insert_rows(self, writer: Connection, rows: list[Any]) -> None:
+    def _insert_rows(self, writer: Connection, head: str, rows: list[Any]) -> None:
         """SQLite: the rows in as few statements as possible, each of many rows. The
         driver lets the GIL go around each statement's step: a row at a time, the writer
         thread then waited for the busy event loop to hand the GIL back once per row
         (148 rows, 52 ms a batch under load, for a fraction of that of CPU)."""
-        head = self._insert_sql.partition(" VALUES ")[0] + " VALUES "
         start = 0
         while start < len(rows):  # chunks of powers of two: few statements to prepare
             size = min(INSERT_ROWS, 1 << ((len(rows) - start).bit_length() - 1))
@@ -224,6 +228,7 @@ class Store:
         if not self.engine.dialect.positional:
             return str(compiled), None
         return str(compiled), tuple(compiled.positiontup or ())
+
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the SQLite file (it waits for the disk: the web
         layer runs it in a thread every few seconds); nothing for other databases."""
@@ -243,16 +248,17 @@ class Store:
         now = self._stamp(datetime.now(UTC))
         rows: list[Any] = [(table_id, seq, kind, json.dumps(payload), now)
                            for table_id, seq, kind, payload in actions]
-        if self._insert_order != ACTION_COLUMNS:  # by name, or in another order
+        if self._insert_order is None:  # parameters by name
             rows = [dict(zip(ACTION_COLUMNS, row, strict=True)) for row in rows]
-            if self._insert_order is not None:
-                rows = [tuple(row[name] for name in self._insert_order) for row in rows]
+        elif self._insert_order != ACTION_COLUMNS:  # in the database's order
+            where = [ACTION_COLUMNS.index(name) for name in self._insert_order]
+            rows = [tuple(row[i] for i in where) for row in rows]
         if self._writer is None:  # one connection kept for the writes
             self._writer = self.engine.connect()
         try:
             with self._writer.begin():  # one insert by the driver: no ORM bookkeeping
-                if self._insert_order == ACTION_COLUMNS and self.url.startswith("sqlite"):
-                    self._insert_rows(self._writer, rows)
+                if self._many_rows is not None:
+                    self._insert_rows(self._writer, self._many_rows, rows)
                 else:
                     self._writer.exec_driver_sql(self._insert_sql, rows)
         except Exception:

@@ -412,13 +412,13 @@ class TableService:
         self.clock = clock
         self.rng = random.Random(seed)
         self.tables: dict[str, Table] = {}
+        """The tables this service runs (with ``load_all=False``, as in the scale-out
+        mode, only those it created or adopted: other processes run the others)."""
         self.created: collections.deque[str] = collections.deque(maxlen=64)
         """The ids of the last tables created here, newest last."""
         self.created_count = 0
         """How many tables were created here (with :attr:`created`: which ones a
         message created)."""
-        """The tables this service runs (with ``load_all=False``, as in the scale-out
-        mode, only those it created or adopted: other processes run the others)."""
         self.load_all = load_all
         self.names: dict[str, str] = store.names()
         """Players' display names (nicknames), kept in the store."""
