@@ -80,18 +80,20 @@ def test_the_loop_watch_names_its_longest_callbacks(monkeypatch: pytest.MonkeyPa
 
     asyncio.run(main())
     assert watch.slow, "the 30 ms callback was not seen"
-    took, what = watch.slow[0]
-    assert took >= 25 and "holds_the_loop" in what
+    # By name, not by rank: on a loaded machine the 20 ms of CPU may take longer than
+    # the 30 ms wait.
+    held = [took for took, what in watch.slow if "holds_the_loop" in what]
+    assert held and held[0] >= 25, watch.slow
     assert all(ms > 5 for ms, _ in watch.slow)
     assert watch.report()["slow_callbacks"] == watch.slow
     # The busiest by the loop thread's CPU: the one that worked, not the one that waited.
     ran, what = watch.busiest[0]
     assert ran >= 15 and "works_on_the_loop" in what
     assert not any("holds_the_loop" in what for _, what in watch.busiest)
-    # Each late wake-up carries the loop's CPU meanwhile: the wait had almost none.
-    late = sorted(watch.stalls, key=lambda stall: -stall[1])
-    assert late[0][1] >= 25 and late[0][2] < late[0][1] / 2, late[:3]
-    assert any(ms >= 15 and cpu >= ms / 2 for _, ms, cpu in late), late[:3]
+    # Each late wake-up carries the loop's CPU meanwhile: the wait had almost none, the
+    # work all of its own.
+    assert any(ms >= 25 and cpu < 5 for _, ms, cpu in watch.stalls), watch.stalls[-5:]
+    assert any(cpu >= 15 for _, _, cpu in watch.stalls), watch.stalls[-5:]
 
 
 def test_garbage_is_collected_by_the_loop_alone(monkeypatch: pytest.MonkeyPatch) -> None:
