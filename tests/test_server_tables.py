@@ -418,7 +418,10 @@ def test_a_broadcast_builds_each_seat_the_message_it_would_get_alone(
                     {"leader": t.leader, "winner": t.winner,
                      "cards": [card_name(c) for c in t.cards]}
                     for t in game.view(seat).tricks], (seat, steps)
-        if game.is_over or (game.current is not None and len(game.hands) > 3):
+        # Past three hands, and enough steps and dealt hands seen (the bots, seeded by
+        # the table's random id, sometimes pass hands out: 10 steps in 1 run of 20).
+        if game.is_over or (game.current is not None and len(game.hands) > 3
+                            and steps > 10 and dealt > 8):
             break
         state = _state_of(service.handle("ana", {"type": "sync", "table": table_id}), "ana")
         service.handle("ana", {"type": "act", "table": table_id,
