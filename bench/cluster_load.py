@@ -63,6 +63,8 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
     start = time.perf_counter()
     client_before = time.process_time()
     task = await play_until(clients, stop)
+    lags: list[tuple[float, float]] = []
+    watch = asyncio.create_task(_watch_lag(lags))
     await asyncio.sleep(seconds / 2)
     table_ids = sorted({c.table for c in clients})
     owned = owners(cluster.redis_url, table_ids)
@@ -76,6 +78,7 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
     await asyncio.sleep(seconds / 2)
     stop.set()
     await task
+    watch.cancel()
     moved.cancel()
     owners_moved_s = await moved if moved.done() and not moved.cancelled() else None
     elapsed = time.perf_counter() - start
@@ -114,6 +117,9 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
             if since is not None:
                 phases[name].append(since)
     latencies = sorted(x for c in clients for x in c.latencies)
+    # The clients' own event loop, late by this much after the kill: a client's
+    # times include it (2,000 clients in one process, on the servers' machine).
+    late = sorted(lag for at, lag in lags if at > killed_at)
     result = check(cluster.database_url, clients)
     taken = [t for t in takeover if t != float("inf")]
     return {"tables": tables, "clients": len(clients), "processes": cluster.count,
@@ -132,7 +138,19 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
             "owner_timeout_s": OWNER_TIMEOUT,
             # The clients' own share of a core (one process, one event loop).
             "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
+            "client_lag_after_kill_p50_s": round(statistics.median(late), 3) if late else None,
+            "client_lag_after_kill_max_s": round(max(late), 3) if late else None,
             "client_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]} | result
+
+
+async def _watch_lag(lags: list[tuple[float, float]], every: float = 0.05) -> None:
+    """How late this process's event loop runs a timer: (when, how late), every
+    ``every`` seconds."""
+    while True:
+        start = time.monotonic()
+        await asyncio.sleep(every)
+        now = time.monotonic()
+        lags.append((now, now - start - every))
 
 
 def _last_seen(client: SeatClient, killed_at: float) -> dict[str, Any] | None:

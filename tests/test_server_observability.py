@@ -115,3 +115,49 @@ def test_structured_logs(fmt: str) -> None:
         assert "table_id" not in b and b["level"] == "warning"
     else:
         assert "[web3] a card played table_id=t123" in first and "table_id" not in second
+
+
+def test_a_slow_message_is_logged_with_what_it_awaits(caplog: pytest.LogCaptureFixture) -> None:
+    """A message whose handler waits (here on an event nobody sets) is told once, with
+    the coroutines it waits in; a quick one is not told."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from rebelote.server.observability import Observability
+
+    watch = Observability(Settings(), SimpleNamespace(tables={}),  # type: ignore[arg-type]
+                          SimpleNamespace(append=lambda actions: None),  # type: ignore[arg-type]
+                          lambda: 0)
+
+    async def stuck_in_storage(never: asyncio.Event) -> None:
+        await never.wait()
+
+    async def handle(message: dict[str, Any], never: asyncio.Event) -> None:
+        with watch.message(message):
+            await stuck_in_storage(never)
+
+    async def main() -> tuple[list[str], list[str], list[str]]:
+        never = asyncio.Event()
+        quick = asyncio.Event()
+        quick.set()
+        done = asyncio.create_task(handle({"type": "sync", "table": "t1"}, quick))
+        await done
+        task = asyncio.create_task(handle({"type": "act", "table": "t2"}, never))
+        await asyncio.sleep(0.05)
+        early = watch.report_slow(after=1.0)
+        told = watch.report_slow(after=0.01)
+        again = watch.report_slow(after=0.01)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return early, told, again
+
+    with caplog.at_level(logging.WARNING, logger="rebelote.server"):
+        early, told, again = asyncio.run(main())
+    assert early == [] and again == []
+    assert len(told) == 1 and told[0].startswith("act at table t2")
+    where = told[0]
+    assert where.index("handle") < where.index("stuck_in_storage") < where.index("wait (locks")
+    assert told[0] in caplog.text
+    assert watch.slow.labels("act")._value.get() == 1
+    assert watch.slow.labels("sync")._value.get() == 0

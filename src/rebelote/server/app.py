@@ -971,23 +971,24 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         return {"type": "error", "code": code, "message": text}
 
     async def socket(websocket: WebSocket) -> None:
-        current = await who(websocket)
-        if current is None:
-            await websocket.close(code=4401)
-            return
-        player, nickname = current
-        await websocket.accept()
-        if len(connections.by_player[player]) >= MAX_SOCKETS:
-            await send_to(websocket, error("limit", f"at most {MAX_SOCKETS} open tabs: "
-                                           "close one first"))
-            await websocket.close(code=4429)
-            return
-        connections.by_player[player].add(websocket)
-        connections.session_of[websocket] = str(websocket.session.get("sid"))
-        if cluster is not None:
-            await cluster.connected(player)
-        else:
-            service.reconnected(player)
+        with observe.watching("open"):  # (told if slow, as a message is)
+            current = await who(websocket)
+            if current is None:
+                await websocket.close(code=4401)
+                return
+            player, nickname = current
+            await websocket.accept()
+            if len(connections.by_player[player]) >= MAX_SOCKETS:
+                await send_to(websocket, error("limit", f"at most {MAX_SOCKETS} open tabs: "
+                                               "close one first"))
+                await websocket.close(code=4429)
+                return
+            connections.by_player[player].add(websocket)
+            connections.session_of[websocket] = str(websocket.session.get("sid"))
+            if cluster is not None:
+                await cluster.connected(player)
+            else:
+                service.reconnected(player)
         hints: set[asyncio.Task[None]] = set()
         try:
             while True:

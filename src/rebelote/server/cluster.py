@@ -32,6 +32,7 @@ subscribes again, renews its tables and its players' presence and rewrites the l
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import contextlib
 import contextvars
@@ -122,6 +123,111 @@ run together."""
 
 Sender = Callable[[str, str], Awaitable[None]]
 """Sends a JSON text to a player's sockets in this process."""
+
+OUTBOX_BATCH = 1_000
+"""Commands the outbox sends to Redis in one round trip at most."""
+OUTBOX_MAX = 200_000
+"""Commands the outbox holds at most while Redis is slow; past it, new ones are dropped
+(logged): a player's client syncs again, the lobby is written again at the table's next
+change."""
+
+
+class Outbox:
+    """The Redis writes nobody waits for the answer of (answers published on players'
+    channels, lobby entries, lobby news), queued in order and sent by one task, as many
+    as are waiting in each round trip, on one connection.
+
+    Before, each message's handler sent its own pipeline: a thousand players
+    reconnecting after a takeover queued for the pool's 64 connections, each held for a
+    whole turn of the busy loop, and answers waited 5-20 s (seen in
+    ``bench.cluster_load``). One queue also keeps the order of what is published to one
+    player (two pipelines on two connections could overtake each other). Reads that must
+    see these writes (the lobby) wait for :meth:`flushed` first."""
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self._queue: collections.deque[tuple[str, tuple[Any, ...]]] = collections.deque()
+        self._queued = 0
+        """Commands ever queued (their numbers: 1, 2, ...)."""
+        self._sent = 0
+        """Commands ever sent (or given up: Redis failed), in order."""
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+        self.dropped = 0
+        self._failed = 0
+        """Commands given up since Redis last answered (0: it answers)."""
+
+    def publish(self, channel: str, text: str) -> None:
+        self._put("publish", channel, text)
+
+    def hset(self, key: str, field: str, value: str) -> None:
+        self._put("hset", key, field, value)
+
+    def hdel(self, key: str, field: str) -> None:
+        self._put("hdel", key, field)
+
+    def _put(self, command: str, *args: Any) -> None:
+        if len(self._queue) >= OUTBOX_MAX:
+            self.dropped += 1
+            if self.dropped % 10_000 == 1:
+                log.warning("redis too slow: %d write(s) dropped so far", self.dropped)
+            return
+        self._queue.append((command, args))
+        self._queued += 1
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        while self._queue:
+            batch = [self._queue.popleft() for _ in range(min(len(self._queue),
+                                                               OUTBOX_BATCH))]
+            pipe = self.redis.pipeline(transaction=False)
+            for command, args in batch:
+                getattr(pipe, command)(*args)
+            try:
+                await pipe.execute()
+                if self._failed:
+                    log.warning("redis reachable again: %d answer(s) and lobby write(s) "
+                                "were not sent to other processes", self._failed)
+                    self._failed = 0
+            except (RedisError, OSError) as exc:  # the players' clients sync again
+                if not self._failed:  # once an outage, not for every batch
+                    log.warning("redis unreachable (%s): answers and lobby writes not sent "
+                                "to other processes until it is back",
+                                exc.__class__.__name__)
+                self._failed += len(batch)
+            finally:
+                self._sent += len(batch)
+                self._wake()
+
+    def _wake(self) -> None:
+        still = []
+        for upto, done in self._waiters:
+            if self._sent >= upto:
+                if not done.done():
+                    done.set_result(None)
+            else:
+                still.append((upto, done))
+        self._waiters = still
+
+    async def flushed(self) -> None:
+        """Once everything queued so far is sent (or given up)."""
+        if self._sent >= self._queued:
+            return
+        done = asyncio.get_running_loop().create_future()
+        self._waiters.append((self._queued, done))
+        if self._task is None or self._task.done():  # (cancelled at a stop)
+            self._task = asyncio.create_task(self._run())
+        await done
+
+    async def close(self, grace: float = 2.0) -> None:
+        """Send what waits (for at most ``grace`` seconds), then stop."""
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(self.flushed(), grace)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
 Loaded = tuple[dict[str, "Table | str"], set[str] | None]
 """Tables rebuilt for a takeover (or why one does not replay), and which of their
 players are online (None: Redis could not be asked)."""
@@ -148,6 +254,11 @@ class Cluster:
             redis_url, max_connections=4, timeout=30, decode_responses=True))
         """Redis for finding dead processes and taking their tables over: its own few
         connections, not queued behind a thousand reconnecting players' commands."""
+        self.outbox = Outbox(aioredis.Redis(
+            connection_pool=aioredis.BlockingConnectionPool.from_url(
+                redis_url, max_connections=2, timeout=30, decode_responses=True)))
+        """Answers for other processes and lobby writes (:class:`Outbox`): one queue,
+        its own connection."""
         self._takeover_thread = concurrent.futures.ThreadPoolExecutor(
             1, thread_name_prefix="takeover")
         """Loads and replays the tables taken over (not queued behind other threads'
@@ -178,6 +289,8 @@ class Cluster:
         self._presence_due: set[str] = set()
         """Players with presence news not yet looked at (:meth:`_presence`)."""
         self._presence_task: asyncio.Task[None] | None = None
+        self._presence_unwritten: set[str] = set()
+        """Players whose socket closed here while Redis was away."""
         self._lobby_dirty = False
         self._tasks: list[asyncio.Task[None]] = []
         self._claiming: dict[str, asyncio.Future[None]] = {}
@@ -239,6 +352,7 @@ class Cluster:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.outbox.close()
         with contextlib.suppress(Exception):
             pipe = self.redis.pipeline()
             for table in self.service.tables:
@@ -253,6 +367,7 @@ class Cluster:
             await self._pubsub.aclose()
         await self.redis.aclose()
         await self.control.aclose()
+        await self.outbox.redis.aclose()
         self._takeover_thread.shutdown(wait=False, cancel_futures=True)
         with contextlib.suppress(Exception):
             self._thread_redis.close()
@@ -269,6 +384,8 @@ class Cluster:
                 if loop.time() - last_renew >= self.renew_s:
                     await self._renew_all()
                     last_renew = loop.time()
+                if self._presence_unwritten:
+                    await self._write_presence()
                 await self._find_dead()
                 try:
                     out = self.service.tick(commit=self.commit is None)
@@ -357,16 +474,34 @@ class Cluster:
         await pipe.execute()
 
     async def disconnected(self, player: str) -> None:
-        """A socket of ``player`` closed in this process."""
+        """A socket of ``player`` closed in this process. (With Redis away, his
+        presence is written at the next renewal that reaches it.)"""
         count = self.local_sockets.get(player, 1) - 1
-        if count <= 0:
-            self.local_sockets.pop(player, None)
-            await self._pubsub.unsubscribe(self.player_channel(player))
-            await self.redis.hdel(f"{PREFIX}online:{player}", self.id)
-        else:
-            self.local_sockets[player] = count
-            await self.redis.hset(f"{PREFIX}online:{player}", self.id, count)
-        await self.redis.publish(f"{PREFIX}presence", player)
+        try:
+            if count <= 0:
+                self.local_sockets.pop(player, None)
+                await self._pubsub.unsubscribe(self.player_channel(player))
+                await self.redis.hdel(f"{PREFIX}online:{player}", self.id)
+            else:
+                self.local_sockets[player] = count
+                await self.redis.hset(f"{PREFIX}online:{player}", self.id, count)
+            await self.redis.publish(f"{PREFIX}presence", player)
+        except (RedisError, OSError) as exc:
+            log.debug("redis unreachable (%s): a closed socket not told", exc)
+            self._presence_unwritten.add(player)
+
+    async def _write_presence(self) -> None:
+        """The presence of the players whose sockets closed while Redis was away."""
+        players = sorted(self._presence_unwritten)
+        pipe = self.redis.pipeline(transaction=False)
+        for player in players:
+            if player in self.local_sockets:
+                pipe.hset(f"{PREFIX}online:{player}", self.id, self.local_sockets[player])
+            else:
+                pipe.hdel(f"{PREFIX}online:{player}", self.id)
+            pipe.publish(f"{PREFIX}presence", player)
+        await pipe.execute()
+        self._presence_unwritten.difference_update(players)
 
     async def _online_counts(self, player: str) -> dict[str, int]:
         """How many sockets ``player`` has open, by process."""
@@ -880,7 +1015,8 @@ class Cluster:
                 changed = await self._publish_lobby(t) or changed
             if changed:  # this process's lobby watchers are told by the service's answer
                 told = any(m.get("type") == "lobby" for _p, m in out)
-                await self.redis.publish(LOBBY_NEWS, self.id if told else "")
+                self.outbox.publish(LOBBY_NEWS, self.id if told else "")
+                await self.outbox.flushed()  # written before anyone hears of the table
         except (RedisError, OSError) as exc:
             log.warning("redis unreachable after a commit (%s): the lobby is written again "
                         "once it is back", exc.__class__.__name__)
@@ -891,7 +1027,8 @@ class Cluster:
         it) and each seated player's "my tables" entry, where they changed. Whether the
         lobby's list changed (a table in or out, its seats or status): news for the
         players looking at the lobby. With ``shared``, a pipeline, the writes are
-        queued there, for the caller to send (many tables in one round trip)."""
+        queued there, for the caller to send (many tables in one round trip); without,
+        in the :attr:`outbox`."""
         table = self.service.tables.get(table_id)
         if table is None:
             return False
@@ -899,15 +1036,13 @@ class Cluster:
         text = None if entry is None else dumps(entry)  # orjson: json's took a tenth
         shape = None if entry is None else dumps(  # of a takeover's busy loop
             {k: v for k, v in entry.items() if k not in _MOVING})
-        pipe = shared if shared is not None else self.redis.pipeline(transaction=False)
-        writes = 0
+        pipe = shared if shared is not None else self.outbox
         old = self._lobby.get(table_id)
         if old is None or old[0] != text:
             if text is None:
                 pipe.hdel(f"{PREFIX}lobby", table_id)
             else:
                 pipe.hset(f"{PREFIX}lobby", table_id, text)
-            writes += 1
         known = self._mine.get(table_id, {})
         seated = {w["player"] for w in table.seats if "player" in w}
         mine: dict[str, str | None] = {}
@@ -920,21 +1055,20 @@ class Cluster:
                     pipe.hdel(key, table_id)
                 else:
                     pipe.hset(key, table_id, str(mine[player]))
-                writes += 1
-        if writes and shared is None:
-            await pipe.execute()
         self._lobby[table_id] = (text, shape)
         self._mine[table_id] = {p: t for p, t in mine.items() if p in seated}
         return (shape is not None) if old is None else old[1] != shape
 
     async def lobby(self) -> list[Message]:
         """Every public table of every process (the lobby's list)."""
+        await self.outbox.flushed()  # this process's own writes read back
         entries = await self.redis.hgetall(f"{PREFIX}lobby")
         return _open([json.loads(v) for _k, v in sorted(entries.items())])
 
     async def _lobbies(self, players: list[str]) -> dict[str, Message]:
         """The lobby message for each of ``players``: every process's open tables, and
         each one's own tables (from Redis, in one round trip)."""
+        await self.outbox.flushed()  # this process's own writes read back
         pipe = self.redis.pipeline(transaction=False)
         pipe.hgetall(f"{PREFIX}lobby")
         for player in players:
@@ -992,7 +1126,7 @@ class Cluster:
             for table in tables:
                 changed = await self._publish_lobby(table) or changed
             if changed:
-                await self.redis.publish(LOBBY_NEWS, "")  # every process pushes, this one too
+                self.outbox.publish(LOBBY_NEWS, "")  # every process pushes, this one too
         except (RedisError, OSError) as exc:
             log.warning("redis unreachable (%s): the lobby is written again once it is "
                         "back", exc.__class__.__name__)
@@ -1003,21 +1137,12 @@ class Cluster:
             return
         await self._publish_states(out)
         out = await self._fill_lobbies(out)
-        pipe = self.redis.pipeline(transaction=False)
-        published = False
         for recipient, message in out:
             text = dumps(message)
             if recipient in self.local_sockets:
                 await self.send_local(recipient, text)
-            if self._elsewhere.get(recipient, True):
-                pipe.publish(self.player_channel(recipient), f"{self.id}|{text}")
-                published = True
-        if published:
-            try:
-                await pipe.execute()
-            except (RedisError, OSError) as exc:  # the players' clients sync again
-                log.warning("redis unreachable (%s): answers sent to this process's "
-                            "sockets only", exc.__class__.__name__)
+            if self._elsewhere.get(recipient, True):  # sent in order, soon
+                self.outbox.publish(self.player_channel(recipient), f"{self.id}|{text}")
 
     async def _listen(self) -> None:
         """Messages passed on by other processes, answers for our players, presence;

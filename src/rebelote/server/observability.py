@@ -53,6 +53,9 @@ request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request
 table_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("table_id", default=None)
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 LAG_EVERY_S = 0.25
+SLOW_MESSAGE_S = 5.0
+"""A WebSocket message still being handled this long is logged, once, with what its
+handler awaits: an answer that never comes is otherwise invisible."""
 
 
 class JsonFormatter(logging.Formatter):
@@ -135,7 +138,9 @@ class Observability:
     a histogram), ``rebelote_event_loop_lag_seconds`` (how late a 250 ms timer fires),
     ``rebelote_store_write_seconds`` (each commit of actions), ``rebelote_job_queue_depth``
     (jobs of each kind off the loop, waiting or running: ``bots``, ``hints``, ``auth``,
-    ``stats``, ``calc``), ``rebelote_info``.
+    ``stats``, ``calc``), ``rebelote_slow_messages_total`` (messages still handled
+    :data:`SLOW_MESSAGE_S` after arriving; each is logged with what its handler awaits),
+    ``rebelote_info``.
     """
 
     def __init__(self, settings: Settings, service: TableService, store: Store,
@@ -174,6 +179,11 @@ class Observability:
                                 buckets=LATENCY_BUCKETS, registry=registry)
         self.write_errors = Counter("rebelote_store_write_errors_total",
                                     "Commits of actions that failed.", registry=registry)
+        self.slow = Counter("rebelote_slow_messages_total",
+                            f"Messages still handled {SLOW_MESSAGE_S:g} s after arriving.",
+                            ["type"], registry=registry)
+        self._in_flight: dict[object, tuple[float, str, str | None,
+                                            asyncio.Task[Any] | None]] = {}
         self._instrument_store()
 
     def _instrument_store(self) -> None:
@@ -250,6 +260,23 @@ class Observability:
             start = loop.time()
             await asyncio.sleep(LAG_EVERY_S)
             self.lag.observe(max(0.0, loop.time() - start - LAG_EVERY_S))
+            self.report_slow()
+
+    def report_slow(self, after: float = SLOW_MESSAGE_S) -> list[str]:
+        """Log each message handled for longer than ``after`` seconds (once), with the
+        chain of what its handler awaits; their descriptions."""
+        now = time.perf_counter()
+        told = []
+        for mark, (start, kind, table, task) in list(self._in_flight.items()):
+            if now - start < after:
+                continue
+            del self._in_flight[mark]  # told once
+            self.slow.labels(kind).inc()
+            where = " -> ".join(awaiting(task)) if task is not None else "?"
+            told.append(f"{kind} at table {table} under way for "
+                        f"{now - start:.1f} s, awaiting: {where}")
+            log.warning("%s", told[-1])
+        return told
 
     @contextlib.contextmanager
     def message(self, message: Any) -> Iterator[None]:
@@ -261,7 +288,8 @@ class Observability:
         token = table_id.set(table if isinstance(table, str) else None)
         start = time.perf_counter()
         try:
-            yield
+            with self.watching(kind, table if isinstance(table, str) else None):
+                yield
         except Exception:
             self.messages.labels(kind, "failed").inc()
             log.exception("a %s message failed", kind)
@@ -271,6 +299,17 @@ class Observability:
             self.answer.labels(kind).observe(time.perf_counter() - start)
         finally:
             table_id.reset(token)
+
+    @contextlib.contextmanager
+    def watching(self, kind: str, table: str | None = None) -> Iterator[None]:
+        """Around a step of a socket's life (a message handled, the socket opened):
+        told by :meth:`report_slow` if it lasts too long."""
+        mark = object()
+        self._in_flight[mark] = (time.perf_counter(), kind, table, _current_task())
+        try:
+            yield
+        finally:
+            self._in_flight.pop(mark, None)
 
 
 QUIET = frozenset({"/healthz", "/readyz", "/metrics"})
@@ -312,3 +351,27 @@ class RequestContext:
                          (time.perf_counter() - start) * 1e3)
             request_id.reset(token)
 
+
+def _current_task() -> asyncio.Task[Any] | None:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no running loop (a test calling it directly)
+        return None
+
+
+def awaiting(task: asyncio.Task[Any]) -> list[str]:
+    """Where a suspended task waits: each coroutine of its await chain (function,
+    file:line), innermost last, and what the innermost awaits if not a coroutine."""
+    chain: list[str] = []
+    step: Any = task.get_coro()
+    for _depth in range(64):
+        frame = getattr(step, "cr_frame", None) or getattr(step, "ag_frame", None)
+        if frame is None:
+            if step is not None:
+                chain.append(type(step).__name__)
+            break
+        code = frame.f_code
+        chain.append(f"{code.co_name} ({code.co_filename.rsplit('/', 1)[-1]}:"
+                     f"{frame.f_lineno})")
+        step = getattr(step, "cr_await", None) or getattr(step, "ag_await", None)
+    return chain
