@@ -72,13 +72,15 @@ def test_redis_away_gives_up_the_writes_without_blocking(caplog: pytest.LogCaptu
     assert caplog.text.count("redis unreachable") == 1  # once for the outage, not per batch
 
 
-def test_a_socket_closed_while_redis_is_away_is_told_once_it_is_back(
+def test_presence_is_written_together_and_again_once_redis_is_back(
         tmp_path: Path, redis_url: str) -> None:
-    """The presence of a player whose socket closed while Redis failed is written at the
-    next renewal (else he stays online there for good, and no stand-in ever plays for
-    him); the closing itself raises nothing."""
+    """Sockets opened and closed meanwhile are written in one round trip, as they stand
+    (a player whose only socket closed is not online here); a write Redis failed is
+    made again once it answers (else he stays online there for good, and no stand-in
+    ever plays for him), and the closing itself raises nothing."""
     from redis.exceptions import ConnectionError as RedisConnectionError
 
+    from rebelote.server import cluster as module
     from rebelote.server.cluster import Cluster
     from rebelote.server.store import Store
     from rebelote.server.tables import TableService
@@ -86,32 +88,57 @@ def test_a_socket_closed_while_redis_is_away_is_told_once_it_is_back(
     service = TableService(Store(f"sqlite:///{tmp_path / 'server.sqlite'}"), seed=5,
                            load_all=False)
 
-    async def scenario() -> tuple[dict[Any, Any], set[str], dict[Any, Any]]:
+    async def scenario() -> tuple[dict[Any, Any], dict[Any, Any], int, dict[Any, Any]]:
         async def send(_player: str, _text: str) -> None:
             pass
 
         cluster = Cluster(service, redis_url, send, worker_id="here")
         await cluster.start()
+        pipeline = cluster.redis.pipeline
+        trips = 0
+        failing = False
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            pipe = pipeline(*args, **kwargs)
+            execute = pipe.execute
+
+            async def run(raise_on_error: bool = True) -> Any:
+                nonlocal trips
+                writes = [c for c in pipe.command_stack
+                          if str(c[0][1]).startswith("rebelote:online:")]
+                trips += bool(writes)  # the presence writer's (not the listener's reads)
+                if failing and writes:
+                    raise RedisConnectionError("Redis is away")
+                return await execute(raise_on_error)
+
+            pipe.execute = run  # type: ignore[method-assign]
+            return pipe
+
+        cluster.redis.pipeline = counted  # type: ignore[method-assign]
         try:
-            await cluster.connected("ana")
-            online = dict(await cluster.redis.hgetall("rebelote:online:ana"))
-            hdel = cluster.redis.hdel
-
-            async def away(*args: Any) -> Any:
-                raise RedisConnectionError("Redis is away")
-
-            cluster.redis.hdel = away  # type: ignore[method-assign, assignment]
-            await cluster.disconnected("ana")  # raises nothing
-            unwritten = set(cluster._presence_unwritten)
-            cluster.redis.hdel = hdel  # type: ignore[method-assign]
-            await cluster._write_presence()
-            after = dict(await cluster.redis.hgetall("rebelote:online:ana"))
-            assert not cluster._presence_unwritten
+            # Opened together (as after a takeover) and one closed again.
+            many = [f"p{i}" for i in range(60)]
+            await asyncio.gather(*(cluster.connected(p) for p in
+                                   ["ana", "bo", "cy", "ana", *many]))
+            await cluster.disconnected("cy")
+            assert cluster._presence_writer is not None
+            await cluster._presence_writer
+            written = {p: dict(await cluster.redis.hgetall(f"rebelote:online:{p}"))
+                       for p in ("ana", "bo", "cy")}
+            first_trips = trips
+            failing = True
+            await cluster.disconnected("bo")  # raises nothing
+            await asyncio.sleep(module.PRESENCE_RETRY_S / 2)
+            during = dict(await cluster.redis.hgetall("rebelote:online:bo"))
+            failing = False
+            await asyncio.wait_for(cluster._presence_writer, 5)
+            after = dict(await cluster.redis.hgetall("rebelote:online:bo"))
         finally:
             await cluster.stop()
-        return online, unwritten, after
+        return written, during, first_trips, after
 
-    online, unwritten, after = asyncio.run(scenario())
-    assert online == {"here": "1"}
-    assert unwritten == {"ana"}
-    assert after == {}
+    written, during, first_trips, after = asyncio.run(scenario())
+    assert written == {"ana": {"here": "2"}, "bo": {"here": "1"}, "cy": {}}
+    assert first_trips <= 12  # 64 openings and a closing: not one round trip each (4-5)
+    assert during == {"here": "1"}  # the failed write: still there
+    assert after == {}  # written once Redis answered

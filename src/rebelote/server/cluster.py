@@ -64,6 +64,8 @@ OWNER_TTL_S = 15
 """An owner that stops renewing its tables loses them after this long (the
 ``owner_timeout`` setting); it renews them every third of it."""
 TICK_S = 1.0
+PRESENCE_RETRY_S = 0.5
+"""How soon presence is written again after Redis failed to take it."""
 LOBBY_NEWS = f"{PREFIX}lobby-news"
 LOBBY_PUSH_S = 0.2
 """Lobby news is gathered this long before the lobby is pushed (one push for a burst)."""
@@ -290,7 +292,9 @@ class Cluster:
         """Players with presence news not yet looked at (:meth:`_presence`)."""
         self._presence_task: asyncio.Task[None] | None = None
         self._presence_unwritten: set[str] = set()
-        """Players whose socket closed here while Redis was away."""
+        """Players whose sockets here opened or closed since their presence was last
+        written to Redis."""
+        self._presence_writer: asyncio.Task[None] | None = None
         self._lobby_dirty = False
         self._tasks: list[asyncio.Task[None]] = []
         self._claiming: dict[str, asyncio.Future[None]] = {}
@@ -346,6 +350,8 @@ class Cluster:
             self._tasks.append(self._push)
         if self._presence_task is not None:
             self._tasks.append(self._presence_task)
+        if self._presence_writer is not None:
+            self._tasks.append(self._presence_writer)
         self._tasks += [*self._reaping.values(), *self._background]
         for task in self._tasks:
             task.cancel()
@@ -384,8 +390,6 @@ class Cluster:
                 if loop.time() - last_renew >= self.renew_s:
                     await self._renew_all()
                     last_renew = loop.time()
-                if self._presence_unwritten:
-                    await self._write_presence()
                 await self._find_dead()
                 try:
                     out = self.service.tick(commit=self.commit is None)
@@ -468,40 +472,54 @@ class Cluster:
         if count == 1:
             await self._pubsub.subscribe(self.player_channel(player))
         self.service.reconnected(player)  # here: back at the tables run here, at once
-        pipe = self.redis.pipeline(transaction=False)  # one round trip
-        pipe.hset(f"{PREFIX}online:{player}", self.id, count)
-        pipe.publish(f"{PREFIX}presence", player)
-        await pipe.execute()
+        self._presence_changed(player)
 
     async def disconnected(self, player: str) -> None:
-        """A socket of ``player`` closed in this process. (With Redis away, his
-        presence is written at the next renewal that reaches it.)"""
+        """A socket of ``player`` closed in this process."""
         count = self.local_sockets.get(player, 1) - 1
-        try:
-            if count <= 0:
-                self.local_sockets.pop(player, None)
+        if count <= 0:
+            self.local_sockets.pop(player, None)
+            with contextlib.suppress(RedisError, OSError):  # (resubscribed: no harm)
                 await self._pubsub.unsubscribe(self.player_channel(player))
-                await self.redis.hdel(f"{PREFIX}online:{player}", self.id)
-            else:
-                self.local_sockets[player] = count
-                await self.redis.hset(f"{PREFIX}online:{player}", self.id, count)
-            await self.redis.publish(f"{PREFIX}presence", player)
-        except (RedisError, OSError) as exc:
-            log.debug("redis unreachable (%s): a closed socket not told", exc)
-            self._presence_unwritten.add(player)
+        else:
+            self.local_sockets[player] = count
+        self._presence_changed(player)
+
+    def _presence_changed(self, player: str) -> None:
+        """Write ``player``'s sockets here to Redis soon (:meth:`_write_presence`)."""
+        self._presence_unwritten.add(player)
+        if self._presence_writer is None or self._presence_writer.done():
+            self._presence_writer = asyncio.create_task(self._write_presence())
 
     async def _write_presence(self) -> None:
-        """The presence of the players whose sockets closed while Redis was away."""
-        players = sorted(self._presence_unwritten)
-        pipe = self.redis.pipeline(transaction=False)
-        for player in players:
-            if player in self.local_sockets:
-                pipe.hset(f"{PREFIX}online:{player}", self.id, self.local_sockets[player])
-            else:
-                pipe.hdel(f"{PREFIX}online:{player}", self.id)
-            pipe.publish(f"{PREFIX}presence", player)
-        await pipe.execute()
-        self._presence_unwritten.difference_update(players)
+        """The presence of the players whose sockets opened or closed here, as it is
+        now (how many sockets, or none), with news of each: all of them in one round
+        trip, again while more come. Before, each socket's opening made its own round
+        trip: a thousand players reconnecting after a takeover waited 5 s and more for
+        one of the pool's connections before their first message was read. With Redis
+        away, the players wait and are written once it is back."""
+        failed = False
+        while self._presence_unwritten:
+            players = sorted(self._presence_unwritten)
+            self._presence_unwritten.clear()
+            pipe = self.redis.pipeline(transaction=False)
+            for player in players:
+                key = f"{PREFIX}online:{player}"
+                if player in self.local_sockets:
+                    pipe.hset(key, self.id, self.local_sockets[player])
+                else:
+                    pipe.hdel(key, self.id)
+                pipe.publish(f"{PREFIX}presence", player)
+            try:
+                await pipe.execute()
+            except (RedisError, OSError) as exc:
+                self._presence_unwritten.update(players)
+                if not failed:
+                    log.warning("redis unreachable (%s): the presence of %d player(s) is "
+                                "written once it is back", exc.__class__.__name__,
+                                len(self._presence_unwritten))
+                failed = True
+                await asyncio.sleep(PRESENCE_RETRY_S)
 
     async def _online_counts(self, player: str) -> dict[str, int]:
         """How many sockets ``player`` has open, by process."""
