@@ -29,7 +29,7 @@ from typing import Any
 
 from websockets.exceptions import WebSocketException
 
-from bench.server_load import run_clients
+from bench.server_load import act_histogram, bucket_quantile, run_clients
 from deploy.local_cluster import LocalCluster
 from tests.cluster_play import SeatClient, busiest, check, open_table, owners, play_until
 
@@ -72,6 +72,8 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
     victims = {t for t, o in owned.items()
                if o and o.startswith(cluster.server_name(victim) + "-")}
     killed_at = time.monotonic()
+    survivor_port = cluster.server_ports[1 - victim]
+    opened_before = act_histogram(survivor_port, "rebelote_socket_open_seconds", None)
     cluster.kill_server(victim)
     survivor = cluster.server_name(1 - victim) + "-"
     moved = asyncio.create_task(_all_moved(cluster.redis_url, sorted(victims), survivor))
@@ -82,6 +84,7 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
     moved.cancel()
     owners_moved_s = await moved if moved.done() and not moved.cancelled() else None
     elapsed = time.perf_counter() - start
+    opened_after = act_histogram(survivor_port, "rebelote_socket_open_seconds", None)
     client_cpu = time.process_time() - client_before
     takeover = []
     by_table: dict[str, float] = {}
@@ -120,6 +123,10 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
     # The clients' own event loop, late by this much after the kill: a client's
     # times include it (2,000 clients in one process, on the servers' machine).
     late = sorted(lag for at, lag in lags if at > killed_at)
+    # Reconnections after the kill: their handshakes through HAProxy (the clients'
+    # view) and the survivor's own opening time (its /metrics), attempts that failed.
+    handshakes = sorted(d for c in clients for at, d in c.connecting if at > killed_at)
+    failed = sum(1 for c in clients for at in c.refused if at > killed_at)
     result = check(cluster.database_url, clients)
     taken = [t for t in takeover if t != float("inf")]
     return {"tables": tables, "clients": len(clients), "processes": cluster.count,
@@ -140,6 +147,13 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
             "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
             "client_lag_after_kill_p50_s": round(statistics.median(late), 3) if late else None,
             "client_lag_after_kill_max_s": round(max(late), 3) if late else None,
+            "handshake_after_kill_p50_s": round(statistics.median(handshakes), 3)
+            if handshakes else None,
+            "handshake_after_kill_max_s": round(max(handshakes), 3) if handshakes else None,
+            "handshakes_failed_after_kill": failed,
+            "survivor_open_p50_ms_at_most": bucket_quantile(opened_before, opened_after, 0.5),
+            "survivor_open_p99_ms_at_most": bucket_quantile(opened_before, opened_after,
+                                                            0.99),
             "client_loop": type(asyncio.get_running_loop()).__module__.split(".")[0]} | result
 
 

@@ -82,19 +82,21 @@ class Player:
                                                "action": self.rng.choice(message["legal"])}))
 
 
-def act_histogram(port: int) -> dict[float, float]:
-    """The server's own answer-time histogram of ``act`` messages (cumulative counts
-    by upper bound, seconds), from its ``/metrics``."""
+def act_histogram(port: int, family: str = "rebelote_answer_seconds",
+                  kind: str | None = "act") -> dict[float, float]:
+    """The server's own answer-time histogram of ``act`` messages (or another histogram
+    ``family``, of messages of type ``kind``, None: unlabelled): cumulative counts by
+    upper bound (seconds), from its ``/metrics``."""
     from prometheus_client.parser import text_string_to_metric_families
 
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
         text = resp.read().decode()
     out: dict[float, float] = {}
-    for family in text_string_to_metric_families(text):
-        if family.name != "rebelote_answer_seconds":
+    for found in text_string_to_metric_families(text):
+        if found.name != family:
             continue
-        for sample in family.samples:
-            if sample.name.endswith("_bucket") and sample.labels.get("type") == "act":
+        for sample in found.samples:
+            if sample.name.endswith("_bucket") and sample.labels.get("type") == kind:
                 out[float(sample.labels["le"])] = sample.value
     return out
 

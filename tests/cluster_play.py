@@ -88,6 +88,10 @@ class SeatClient:
     """When each reconnection's socket opened."""
     states_at: list[float] = field(default_factory=list)
     """When the first state came on each socket."""
+    connecting: list[tuple[float, float]] = field(default_factory=list)
+    """(when, how long) of each reconnection's opening handshake through the balancer."""
+    refused: list[float] = field(default_factory=list)
+    """When each reconnection attempt failed (refused, timed out, an HTTP error)."""
     finished: bool = False
     last_state: dict[str, Any] | None = None
     first: ClientConnection | None = None
@@ -106,9 +110,15 @@ class SeatClient:
                 if self.first is not None:
                     ws, self.first = self.first, None
                 else:
-                    ws = await connect(url, additional_headers={"Cookie": self.cookie},
-                                       open_timeout=10, close_timeout=1)
+                    began = time.monotonic()
+                    try:
+                        ws = await connect(url, additional_headers={"Cookie": self.cookie},
+                                           open_timeout=10, close_timeout=1)
+                    except (OSError, WebSocketException, TimeoutError):
+                        self.refused.append(time.monotonic())
+                        raise
                     self.opened_at.append(time.monotonic())
+                    self.connecting.append((began, self.opened_at[-1] - began))
                 try:
                     await self._play(ws, stop)
                 finally:

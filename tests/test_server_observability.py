@@ -66,6 +66,8 @@ def test_health_readiness_and_metrics(tmp_path: Path) -> None:
         assert m[("rebelote_actions_total", (("kind", "deal"),))] >= 1
         assert m[("rebelote_store_write_seconds_count", ())] >= 1
         assert m[("rebelote_event_loop_lag_seconds_count", ())] >= 1
+        assert m[("rebelote_socket_open_seconds_count", ())] == 1  # the one socket
+        assert m.get(("rebelote_slow_messages_total", (("type", "act"),)), 0) == 0
         for kind in ("bots", "hints", "auth", "stats", "calc"):  # nothing left waiting
             assert m[("rebelote_job_queue_depth", (("kind", kind),))] == 0
         # The database gone: not ready, saying why.

@@ -971,7 +971,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         return {"type": "error", "code": code, "message": text}
 
     async def socket(websocket: WebSocket) -> None:
-        with observe.watching("open"):  # (told if slow, as a message is)
+        with observe.opening():  # timed, and told if slow as a message is
             current = await who(websocket)
             if current is None:
                 await websocket.close(code=4401)

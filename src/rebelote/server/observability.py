@@ -140,7 +140,8 @@ class Observability:
     (jobs of each kind off the loop, waiting or running: ``bots``, ``hints``, ``auth``,
     ``stats``, ``calc``), ``rebelote_slow_messages_total`` (messages still handled
     :data:`SLOW_MESSAGE_S` after arriving; each is logged with what its handler awaits),
-    ``rebelote_info``.
+    ``rebelote_socket_open_seconds`` (a WebSocket's opening: its session read, accept,
+    presence), ``rebelote_info``.
     """
 
     def __init__(self, settings: Settings, service: TableService, store: Store,
@@ -179,6 +180,10 @@ class Observability:
                                 buckets=LATENCY_BUCKETS, registry=registry)
         self.write_errors = Counter("rebelote_store_write_errors_total",
                                     "Commits of actions that failed.", registry=registry)
+        self.opened = Histogram("rebelote_socket_open_seconds",
+                                "From a WebSocket's upgrade request until it reads its "
+                                "messages (session, accept, presence).",
+                                buckets=LATENCY_BUCKETS, registry=registry)
         self.slow = Counter("rebelote_slow_messages_total",
                             f"Messages still handled {SLOW_MESSAGE_S:g} s after arriving.",
                             ["type"], registry=registry)
@@ -299,6 +304,14 @@ class Observability:
             self.answer.labels(kind).observe(time.perf_counter() - start)
         finally:
             table_id.reset(token)
+
+    @contextlib.contextmanager
+    def opening(self) -> Iterator[None]:
+        """Around a WebSocket's opening: timed, and told if slow."""
+        start = time.perf_counter()
+        with self.watching("open"):
+            yield
+        self.opened.observe(time.perf_counter() - start)
 
     @contextlib.contextmanager
     def watching(self, kind: str, table: str | None = None) -> Iterator[None]:
