@@ -230,6 +230,8 @@ class Outbox:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+
+
 Loaded = tuple[dict[str, "Table | str"], set[str] | None]
 """Tables rebuilt for a takeover (or why one does not replay), and which of their
 players are online (None: Redis could not be asked)."""
