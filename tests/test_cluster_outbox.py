@@ -142,3 +142,88 @@ def test_presence_is_written_together_and_again_once_redis_is_back(
     assert first_trips <= 12  # 64 openings and a closing: not one round trip each (4-5)
     assert during == {"here": "1"}  # the failed write: still there
     assert after == {}  # written once Redis answered
+
+
+def test_lobby_entries_are_built_again_only_when_what_they_show_changes(
+        tmp_path: Path, redis_url: str) -> None:
+    """A card played mid-hand changes nothing the lobby shows: its entries are not built
+    again (they were, for every message, twice); a player sitting down, the game
+    starting, are written."""
+    import json
+
+    from rebelote.server.cluster import Cluster
+    from rebelote.server.store import Store
+    from rebelote.server.tables import TableService
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'server.sqlite'}"), seed=5,
+                           load_all=False)
+    built = 0
+    entry = service.lobby_entry
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal built
+        built += 1
+        return entry(*args, **kwargs)
+
+    service.lobby_entry = counted  # type: ignore[method-assign]
+    created = service.handle("ana", {"type": "create", "preset": "classic"})
+    table = next(m["table"] for _p, m in created if m["type"] == "created")
+
+    async def scenario() -> list[tuple[int, bool]]:
+        async def send(_player: str, _text: str) -> None:
+            pass
+
+        nonlocal built
+        cluster = Cluster(service, redis_url, send, worker_id="here")
+        steps: list[tuple[int, bool]] = []
+
+        async def publish() -> None:
+            nonlocal built
+            built = 0
+            steps.append((built, await cluster._publish_lobby(table)))
+            steps[-1] = (built, steps[-1][1])
+
+        try:
+            await publish()  # new here: written
+            await publish()  # nothing changed
+            service.handle("bo", {"type": "join", "table": table, "seat": 2})
+            await publish()  # a player sat down
+            service.handle("ana", {"type": "bots", "table": table, "level": "random"})
+            await publish()  # the game on
+            await cluster.outbox.flushed()
+            seats = json.loads(str(await cluster.redis.hget("rebelote:lobby", table)))["seats"]
+            assert seats[0] == "ana" and seats[2] == "bo" and seats[1].startswith("bot:")
+            moves = 0
+            for _step in range(200):  # cards (or bids) of this hand, the players' own
+                if moves == 3:
+                    break
+                game = service.tables[table].game
+                assert game is not None
+                hands = len(game.hands)
+                answered = service.handle("ana", {"type": "sync", "table": table})
+                answered += service.handle("bo", {"type": "sync", "table": table})
+                states = {p: m for p, m in answered if m["type"] == "state"}
+                mover = next((p for p, m in states.items() if m.get("legal")), None)
+                if mover is None:  # a bot's turn
+                    service.tick(commit=True)
+                    continue
+                service.handle(mover, {"type": "act", "table": table,
+                                       "action": states[mover]["legal"][0]})
+                if len(game.hands) == hands and not game.is_over:
+                    await publish()  # mid-hand: nothing to build
+                    moves += 1
+            assert moves == 3
+        finally:
+            await cluster.outbox.close()
+            await cluster.redis.aclose()
+            await cluster.control.aclose()
+            await cluster.outbox.redis.aclose()
+            cluster._thread_redis.close()
+        return steps
+
+    steps = asyncio.run(scenario())
+    assert steps[0][0] >= 2 and steps[0][1]  # the lobby's entry and ana's own
+    assert steps[1] == (0, False)
+    assert steps[2][0] >= 3 and steps[2][1]  # the lobby's, ana's and bo's
+    assert steps[3][0] >= 3
+    assert steps[4:] == [(0, False)] * 3

@@ -288,6 +288,8 @@ class Cluster:
         """What this process last wrote to the lobby for each of its tables (None: not
         listed), and its entry without the fields that move (what makes news)."""
         self._mine: dict[str, dict[str, str | None]] = {}
+        self._lobby_keys: dict[str, tuple[Any, ...]] = {}
+        """What each table's lobby entries were last written from (:meth:`_lobby_key`)."""
         """What this process last wrote to each seated player's "my tables", by table."""
         self._push: asyncio.Task[None] | None = None
         self._presence_due: set[str] = set()
@@ -430,6 +432,7 @@ class Cluster:
                          extra={"table_id": table})
                 self.service.drop(table)
                 self._lobby.pop(table, None)
+                self._lobby_keys.pop(table, None)
                 self._mine.pop(table, None)
                 lost.append(table)
         if lost:
@@ -447,6 +450,7 @@ class Cluster:
             pipe.sadd(self.tables_key(self.id), *self.service.tables)
         await pipe.execute()
         self._lobby.clear()
+        self._lobby_keys.clear()
         self._mine.clear()
         for table in list(self.service.tables):
             await self._publish_lobby(table)
@@ -462,6 +466,7 @@ class Cluster:
         for table in list(self.service.tables):
             self.service.drop(table)
         self._lobby.clear()
+        self._lobby_keys.clear()
         self._mine.clear()
         self._owners.clear()
 
@@ -1052,6 +1057,10 @@ class Cluster:
         table = self.service.tables.get(table_id)
         if table is None:
             return False
+        made_of = self._lobby_key(table)
+        if table_id in self._lobby and self._lobby_keys.get(table_id) == made_of:
+            return False  # nothing they show changed (every card of a hand, most often)
+        self._lobby_keys[table_id] = made_of
         entry = self.service.listed(table)
         text = None if entry is None else dumps(entry)  # orjson: json's took a tenth
         shape = None if entry is None else dumps(  # of a takeover's busy loop
@@ -1078,6 +1087,18 @@ class Cluster:
         self._lobby[table_id] = (text, shape)
         self._mine[table_id] = {p: t for p, t in mine.items() if p in seated}
         return (shape is not None) if old is None else old[1] != shape
+
+    def _lobby_key(self, table: Table) -> tuple[Any, ...]:
+        """What a table's lobby and "my tables" entries are made of (its rules, seats and
+        their names, options, status, hand count and totals): the same key, the same
+        entries. Building and encoding them for every message took a tenth of a busy
+        survivor's loop (py-spy, ``bench.cluster_load``), for entries that change only
+        when a seat does or a hand ends."""
+        game = table.game
+        return (table.rules, repr(table.seats), repr(table.options),
+                tuple(self.service.names.get(w["player"]) for w in table.seats
+                      if "player" in w),
+                None if game is None else (game.is_over, len(game.hands), tuple(game.totals)))
 
     async def lobby(self) -> list[Message]:
         """Every public table of every process (the lobby's list)."""
