@@ -278,8 +278,8 @@ class Observability:
             del self._in_flight[mark]  # told once
             self.slow.labels(kind).inc()
             where = " -> ".join(awaiting(task)) if task is not None else "?"
-            told.append(f"{kind} at table {table} under way for "
-                        f"{now - start:.1f} s, awaiting: {where}")
+            at = f" at table {table}" if table else ""
+            told.append(f"{kind}{at} under way for {now - start:.1f} s, awaiting: {where}")
             log.warning("%s", told[-1])
         return told
 
