@@ -8,7 +8,11 @@ process ran: median and max; and ``owners_moved_s``, until Redis names the survi
 the owner of every one of them: it claims them in one call, and its log says when they
 ran), lost and duplicated actions (checked against the database from the server's
 acknowledgements, ``tests.cluster_play.check``), moves a stand-in made for a player
-(``played_for``), reconnections. ``REBELOTE_BENCH_FOLDER=DIR`` keeps the servers' logs.
+(``played_for``), reconnections; where the players' time went after the kill (sockets
+found closed, reopened, first state; the handshakes through HAProxy and the survivor's
+own opening time from its ``/metrics``; this process's own loop lag) and the five
+slowest tables. ``REBELOTE_BENCH_FOLDER=DIR`` keeps the servers' logs (a message or
+socket opening under way for 5 s is logged there with what it awaits).
 
 ``python -m bench.cluster_load [TABLES] [SECONDS]`` (default 1000 tables, 40 s). Each
 run has new seeds.
@@ -29,7 +33,7 @@ from typing import Any
 
 from websockets.exceptions import WebSocketException
 
-from bench.server_load import act_histogram, bucket_quantile, run_clients
+from bench.server_load import bucket_quantile, run_clients, server_histogram
 from deploy.local_cluster import LocalCluster
 from tests.cluster_play import SeatClient, busiest, check, open_table, owners, play_until
 
@@ -73,7 +77,7 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
                if o and o.startswith(cluster.server_name(victim) + "-")}
     killed_at = time.monotonic()
     survivor_port = cluster.server_ports[1 - victim]
-    opened_before = act_histogram(survivor_port, "rebelote_socket_open_seconds", None)
+    opened_before = server_histogram(survivor_port, "rebelote_socket_open_seconds", None)
     cluster.kill_server(victim)
     survivor = cluster.server_name(1 - victim) + "-"
     moved = asyncio.create_task(_all_moved(cluster.redis_url, sorted(victims), survivor))
@@ -84,7 +88,7 @@ async def load(cluster: LocalCluster, tables: int, seconds: float) -> dict[str, 
     moved.cancel()
     owners_moved_s = await moved if moved.done() and not moved.cancelled() else None
     elapsed = time.perf_counter() - start
-    opened_after = act_histogram(survivor_port, "rebelote_socket_open_seconds", None)
+    opened_after = server_histogram(survivor_port, "rebelote_socket_open_seconds", None)
     client_cpu = time.process_time() - client_before
     takeover = []
     by_table: dict[str, float] = {}

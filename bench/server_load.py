@@ -82,7 +82,7 @@ class Player:
                                                "action": self.rng.choice(message["legal"])}))
 
 
-def act_histogram(port: int, family: str = "rebelote_answer_seconds",
+def server_histogram(port: int, family: str = "rebelote_answer_seconds",
                   kind: str | None = "act") -> dict[float, float]:
     """The server's own answer-time histogram of ``act`` messages (or another histogram
     ``family``, of messages of type ``kind``, None: unlabelled): cumulative counts by
@@ -153,7 +153,7 @@ async def load(port: int, tables: int, seconds: float,
         level = "expert" if t % 10 == 0 else "random"
         await ws.send(json.dumps({"type": "bots", "table": table, "level": level}))
     one_process = pids is not None and len(pids) == 1
-    answers_before = act_histogram(port) if one_process else {}
+    answers_before = server_histogram(port) if one_process else {}
     deadline = time.perf_counter() + seconds
     start = time.perf_counter()
     cpu_before, ticks_before = [cpu_s(pid) for pid in pids or ()], machine_ticks()
@@ -164,7 +164,7 @@ async def load(port: int, tables: int, seconds: float,
     cpu = sum(cpu_s(pid) for pid in pids or ()) - sum(cpu_before)
     ticks = [after - before for after, before in zip(machine_ticks(), ticks_before,
                                                      strict=True)]
-    answers_after = act_histogram(port) if one_process else {}
+    answers_after = server_histogram(port) if one_process else {}
     for ws in sockets:
         await ws.close()
     latencies = sorted(x for p, _ in players for x in p.latencies)
