@@ -173,23 +173,23 @@ def test_lobby_entries_are_built_again_only_when_what_they_show_changes(
         async def send(_player: str, _text: str) -> None:
             pass
 
-        nonlocal built
         cluster = Cluster(service, redis_url, send, worker_id="here")
         steps: list[tuple[int, bool]] = []
 
-        async def publish() -> None:
+        def publish() -> None:
+            """(entries built, lobby news) of one publishing."""
             nonlocal built
             built = 0
-            steps.append((built, await cluster._publish_lobby(table)))
-            steps[-1] = (built, steps[-1][1])
+            changed = cluster._publish_lobby(table)
+            steps.append((built, changed))
 
         try:
-            await publish()  # new here: written
-            await publish()  # nothing changed
+            publish()  # new here: written
+            publish()  # nothing changed
             service.handle("bo", {"type": "join", "table": table, "seat": 2})
-            await publish()  # a player sat down
+            publish()  # a player sat down
             service.handle("ana", {"type": "bots", "table": table, "level": "random"})
-            await publish()  # the game on
+            publish()  # the game on
             await cluster.outbox.flushed()
             seats = json.loads(str(await cluster.redis.hget("rebelote:lobby", table)))["seats"]
             assert seats[0] == "ana" and seats[2] == "bo" and seats[1].startswith("bot:")
@@ -210,15 +210,11 @@ def test_lobby_entries_are_built_again_only_when_what_they_show_changes(
                 service.handle(mover, {"type": "act", "table": table,
                                        "action": states[mover]["legal"][0]})
                 if len(game.hands) == hands and not game.is_over:
-                    await publish()  # mid-hand: nothing to build
+                    publish()  # mid-hand: nothing to build
                     moves += 1
             assert moves == 3
         finally:
-            await cluster.outbox.close()
-            await cluster.redis.aclose()
-            await cluster.control.aclose()
-            await cluster.outbox.redis.aclose()
-            cluster._thread_redis.close()
+            await cluster.stop()
         return steps
 
     steps = asyncio.run(scenario())

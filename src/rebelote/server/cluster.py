@@ -453,7 +453,7 @@ class Cluster:
         self._lobby_keys.clear()
         self._mine.clear()
         for table in list(self.service.tables):
-            await self._publish_lobby(table)
+            self._publish_lobby(table)
         log.info("presence and lobby written again to redis (%d players, %d tables)",
                  len(self.local_sockets), len(self.service.tables))
 
@@ -785,7 +785,7 @@ class Cluster:
         adopted = [t for t in adopted if self.service.tables.get(t.id) is t]
         pipe = self.redis.pipeline(transaction=False)  # their lobby entries, one round trip
         for run in adopted:
-            await self._publish_lobby(run.id, pipe)
+            self._publish_lobby(run.id, pipe)
         await pipe.execute()
         away = sorted({w["player"] for t in adopted for s, w in enumerate(t.seats)
                        if "player" in w and s in t.absent_since})
@@ -1037,7 +1037,7 @@ class Cluster:
             changed = False
             for t in created | ({named} if isinstance(named, str) else set()):
                 # the lobby first: an answer may send people there
-                changed = await self._publish_lobby(t) or changed
+                changed = self._publish_lobby(t) or changed
             if changed:  # this process's lobby watchers are told by the service's answer
                 told = any(m.get("type") == "lobby" for _p, m in out)
                 self.outbox.publish(LOBBY_NEWS, self.id if told else "")
@@ -1047,7 +1047,7 @@ class Cluster:
                         "once it is back", exc.__class__.__name__)
         await self.deliver(out)
 
-    async def _publish_lobby(self, table_id: str, shared: Any = None) -> bool:
+    def _publish_lobby(self, table_id: str, shared: Any = None) -> bool:
         """Write the table's lobby entry (or take it out: finished, private, nobody at
         it) and each seated player's "my tables" entry, where they changed. Whether the
         lobby's list changed (a table in or out, its seats or status): news for the
@@ -1157,26 +1157,22 @@ class Cluster:
             for player, message in lobbies.items():
                 await self.send_local(player, dumps(message))
 
-    async def _publish_states(self, out: list[tuple[str, Message]]) -> None:
+    def _publish_states(self, out: list[tuple[str, Message]]) -> None:
         """The lobby entries of this process's tables whose state is sent (a bot's card,
         a timer, a stand-in: not only players' messages change a table)."""
         tables = sorted({m["table"] for _p, m in out if m.get("type") == "state"
                          and m.get("table") in self.service.tables})
-        try:
-            changed = False
-            for table in tables:
-                changed = await self._publish_lobby(table) or changed
-            if changed:
-                self.outbox.publish(LOBBY_NEWS, "")  # every process pushes, this one too
-        except (RedisError, OSError) as exc:
-            log.warning("redis unreachable (%s): the lobby is written again once it is "
-                        "back", exc.__class__.__name__)
+        changed = False
+        for table in tables:  # (queued in the outbox: nothing here waits for Redis)
+            changed = self._publish_lobby(table) or changed
+        if changed:
+            self.outbox.publish(LOBBY_NEWS, "")  # every process pushes, this one too
 
     async def deliver(self, out: list[tuple[str, Message]]) -> None:
         """Each answer to its recipient's sockets, here and in every other process."""
         if not out:
             return
-        await self._publish_states(out)
+        self._publish_states(out)
         out = await self._fill_lobbies(out)
         for recipient, message in out:
             text = dumps(message)
