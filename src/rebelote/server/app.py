@@ -31,7 +31,6 @@ import os
 import re
 import secrets
 import sys
-import threading
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
@@ -63,13 +62,7 @@ from rebelote.server.offloop import BotRunner, Busy, LoopWatch, OffLoop
 from rebelote.server.settings import Settings
 from rebelote.server.store import Store
 from rebelote.server.summary import SETTLE_S
-from rebelote.server.tables import (
-    TABLE_FIXED_OPTIONS,
-    ServiceError,
-    StorageFailure,
-    Table,
-    TableService,
-)
+from rebelote.server.tables import TABLE_FIXED_OPTIONS, ServiceError, StorageFailure, TableService
 from rebelote.server.wire import JSONResponse, dumps
 
 if TYPE_CHECKING:
@@ -98,8 +91,6 @@ LOGIN_PAUSED_PER_ADDRESS = 4
 """Refusals paused at once per address; past that they are answered at once (so that
 many parallel attempts cannot hold many connections open)."""
 SHUTDOWN_GRACE_S = 5.0
-WRITER_NICE = 5
-"""The writer thread's nice value above the loop's (:func:`yield_to_the_loop`)."""
 """On SIGTERM, the longest wait for the connections and requests in progress to end
 before the server cancels them and writes its last batch (nothing they do can hold a
 stop for longer)."""
@@ -423,14 +414,6 @@ def prefer_the_loop() -> None:
     sys.setswitchinterval(0.0005)
 
 
-def yield_to_the_loop() -> None:
-    """The calling thread runs at a lower priority than the event loop's (Linux gives
-    each thread its own nice value): on a busy machine the loop, which every player
-    waits for, gets a core first, and the thread's throughput work waits instead."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WRITER_NICE)
-
-
 class GroupCommit:
     """Writes the actions of the messages handled meanwhile in one transaction, in a
     writer thread (a commit on the event loop stalled every client 98 ms on a quiet
@@ -442,13 +425,7 @@ class GroupCommit:
     stored nothing (its answer may show actions still being written). A failed write
     undoes its tables, with the actions taken on them meanwhile; its messages (the
     tables' players told, the tables as stored) are delivered once, and whoever waited
-    drops the answers about undone tables (:meth:`TableService.undone`).
-
-    The hand-offs are plain callbacks, not tasks: a batch starts as soon as it is asked
-    for (or the one before it is written), and the writer thread's end wakes each waiter
-    directly. Each step of a task, a shield or ``run_in_executor`` costs a turn of the
-    loop, and on a busy loop a turn is 10-20 ms: the chain of tasks it replaced kept an
-    action six to eight turns, 55 ms on average, at 200 busy tables."""
+    drops the answers about undone tables (:meth:`TableService.undone`)."""
 
     def __init__(self, service: TableService,
                  deliver: Callable[[list[tuple[str, dict[str, Any]]]],
@@ -457,15 +434,14 @@ class GroupCommit:
         self.service = service
         self.deliver = deliver
         self.watch = watch
-        self._waiters: list[asyncio.Future[StorageFailure | None]] = []
-        """Who waits for the batch being gathered (each his own future, so that one
-        waiter cancelled cancels nobody else's wait)."""
+        self._done: asyncio.Future[StorageFailure | None] | None = None
+        """The batch being gathered: its waiters."""
         self._writing = False
         self.in_flight: set[str] = set()
         """The tables of the batch being written."""
+        self._lock: asyncio.Lock | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._writer = concurrent.futures.ThreadPoolExecutor(
-            1, thread_name_prefix="writer", initializer=yield_to_the_loop)
+        self._writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="writer")
         self._settling: asyncio.TimerHandle | None = None
         self.settle_after = SETTLE_S
         """Seconds after a write before what it left waiting in the summaries is counted,
@@ -474,7 +450,7 @@ class GroupCommit:
     @property
     def busy(self) -> bool:
         """Whether actions are being written or wait for it."""
-        return self._writing or bool(self._waiters)
+        return self._writing or self._done is not None
 
     def unstored(self, tables: Iterable[str]) -> bool:
         """Whether any of ``tables`` has actions not yet written (waiting or in the
@@ -487,87 +463,53 @@ class GroupCommit:
         """Wait until everything handled so far is written: None, or the failure of the
         batch it was in (whether an answer may be sent: :meth:`TableService.undone`)."""
         loop = asyncio.get_running_loop()
-        waiter: asyncio.Future[StorageFailure | None] = loop.create_future()
-        self._waiters.append(waiter)
-        if not self._writing:
-            self._start(loop)
-        return await waiter
+        if self._done is None:
+            self._done = loop.create_future()
+            task = loop.create_task(self._commit())
+            self._tasks.add(task)  # kept until done (the loop holds tasks weakly)
+            task.add_done_callback(self._tasks.discard)
+        return await asyncio.shield(self._done)
 
-    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The batch gathered so far handed to the writer thread (on the loop)."""
-        waiters, self._waiters = self._waiters, []
+    async def _commit(self) -> None:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:  # the batch before is written first
+            done, self._done = self._done, None
+            assert done is not None
+            try:
+                done.set_result(await self._write())
+            except Exception as exc:  # every waiter hears of it; nothing is sent
+                done.set_exception(exc)
+
+    async def _write(self) -> StorageFailure | None:
+        loop = asyncio.get_running_loop()
+        batch = self.service.take_pending()
+        tables = self.service.tables_of(batch)
+        self.in_flight = {t for t, *_ in batch}  # from the take on: unstored() sees them
+        self._writing = True
+        started = time.perf_counter()
+        absences, self.service.absences = self.service.absences, {}
         try:
-            batch = self.service.take_pending()
-            tables = self.service.tables_of(batch)
-            absences, self.service.absences = self.service.absences, {}
-            if not batch and not absences:
-                self._wake(waiters, None, None)
-                return
-            self.in_flight = {t for t, *_ in batch}  # from the take on: unstored() sees them
-            self._writing = True
-            started = time.perf_counter()
-            job = self._writer.submit(self._store, batch, tables, absences)
-        except Exception as exc:  # every waiter hears of it; nothing is sent
+            if absences:  # stand-in timers (a failure is logged, never refuses an action)
+                await loop.run_in_executor(self._writer, self.service.store_absences,
+                                           absences)
+            if not batch:
+                return None
+            await loop.run_in_executor(self._writer, self.service.store_batch, batch, tables)
+            if self._settling is None and self.service.statistics_waiting():
+                self._settling = loop.call_later(self.settle_after, self._settle)
+        except Exception as exc:
+            failure = self.service.not_stored(batch, exc)  # undone, on the loop
+            task = loop.create_task(self.deliver(failure.messages))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            return failure
+        finally:
             self._writing = False
             self.in_flight = set()
-            self._wake(waiters, None, exc)
-            return
-
-        def written(job: concurrent.futures.Future[None]) -> None:  # the writer thread
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                loop.call_soon_threadsafe(self._written, loop, job, batch, waiters, started)
-
-        job.add_done_callback(written)
-
-    def _store(self, batch: list[tuple[str, int, str, dict[str, Any]]],
-               tables: list[Table], absences: dict[tuple[str, int], float | None]) -> None:
-        """The writer thread's part: stand-in timers (a failure is logged, never
-        refuses an action), then the actions."""
-        if absences:
-            self.service.store_absences(absences)
-        if batch:
-            self.service.store_batch(batch, tables)
-
-    def _written(self, loop: asyncio.AbstractEventLoop,
-                 job: concurrent.futures.Future[None],
-                 batch: list[tuple[str, int, str, dict[str, Any]]],
-                 waiters: list[asyncio.Future[StorageFailure | None]],
-                 started: float) -> None:
-        """A batch's end, on the loop: its waiters woken, the next batch started."""
-        self._writing = False
-        self.in_flight = set()
-        if self.watch is not None:
-            self.watch.note("commit", (time.perf_counter() - started) * 1e3)
-        failure: StorageFailure | None = None
-        error: Exception | None = None
-        try:
-            exc = job.exception()
-            if exc is None:
-                if self._settling is None and self.service.statistics_waiting():
-                    self._settling = loop.call_later(self.settle_after, self._settle)
-            else:
-                failure = self.service.not_stored(batch, exc)  # undone, on the loop
-                task = loop.create_task(self.deliver(failure.messages))
-                self._tasks.add(task)  # kept until done (the loop holds tasks weakly)
-                task.add_done_callback(self._tasks.discard)
-        except Exception as exc:  # every waiter hears of it
-            error = exc
-        self._wake(waiters, failure, error)
-        if self._waiters:
-            self._start(loop)
-
-    @staticmethod
-    def _wake(waiters: list[asyncio.Future[StorageFailure | None]],
-              failure: StorageFailure | None, error: Exception | None) -> None:
-        """Each waiter told the batch's outcome: written (None), a failed write, or an
-        error of the server's own."""
-        for waiter in waiters:
-            if waiter.done():  # its task was cancelled
-                continue
-            if error is not None:
-                waiter.set_exception(error)
-            else:
-                waiter.set_result(failure)
+            if self.watch is not None:
+                self.watch.note("commit", (time.perf_counter() - started) * 1e3)
+        return None
 
     def _settle(self) -> None:
         """What the last batches left waiting in the summaries counted, even if no
