@@ -121,11 +121,18 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def machine_ticks() -> tuple[int, int]:
-    """(all, stolen) CPU ticks of the machine so far: on a shared virtual machine the
-    host takes some, and the wall-clock figures suffer with it."""
+def loop_schedule(pid: int) -> tuple[int, int]:
+    """(ns on a core, ns runnable but waiting for one) of a process's main thread, its
+    event loop: the kernel's own account (``/proc/PID/task/PID/schedstat``)."""
+    on_cpu, waiting, _slices = Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()
+    return int(on_cpu), int(waiting)
+
+
+def machine_ticks() -> tuple[int, int, int]:
+    """(all, stolen, idle) CPU ticks of the machine so far: on a shared virtual
+    machine the host takes some, and the wall-clock figures suffer with it."""
     values = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    return sum(values[:8]), values[7]
+    return sum(values[:8]), values[7], values[3]
 
 
 async def load(port: int, tables: int, seconds: float,
@@ -157,11 +164,15 @@ async def load(port: int, tables: int, seconds: float,
     deadline = time.perf_counter() + seconds
     start = time.perf_counter()
     cpu_before, ticks_before = [cpu_s(pid) for pid in pids or ()], machine_ticks()
+    loops_before = [loop_schedule(pid) for pid in pids or ()]
     client_before = time.process_time()
     await asyncio.gather(*(p.run(table, deadline) for p, table in players))
     elapsed = time.perf_counter() - start
     client_cpu = time.process_time() - client_before
     cpu = sum(cpu_s(pid) for pid in pids or ()) - sum(cpu_before)
+    loops = [(after[0] - before[0], after[1] - before[1]) for after, before in
+             zip((loop_schedule(pid) for pid in pids or ()), loops_before, strict=True)
+             if after[0] > before[0]]  # a child that is no server (a resource tracker)
     ticks = [after - before for after, before in zip(machine_ticks(), ticks_before,
                                                      strict=True)]
     answers_after = server_histogram(port) if one_process else {}
@@ -181,6 +192,14 @@ async def load(port: int, tables: int, seconds: float,
             "server_cpu_ms_per_action": round(cpu * 1e3 / actions, 3) if pids and actions
             else None,
             "steal_percent": round(100 * ticks[1] / max(1, ticks[0]), 1),
+            "idle_percent": round(100 * ticks[2] / max(1, ticks[0]), 1),
+            # Each server process's event loop: its share of the run on a core, and
+            # runnable but waiting for one (the machine's other work, clients included,
+            # had the cores): a loop that waits is slowed by the machine, not its work.
+            "server_loop_running_percent": [round(100 * run / 1e9 / elapsed, 1)
+                                            for run, _ in loops],
+            "server_loop_waiting_percent": [round(100 * wait / 1e9 / elapsed, 1)
+                                            for _, wait in loops],
             # The clients' own share of a core: near 100, they measure their own queue.
             "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
             "client_loop": type(asyncio.get_running_loop()).__module__.split(".")[0],
