@@ -123,8 +123,12 @@ def cpu_s(pid: int) -> float:
 
 def loop_schedule(pid: int) -> tuple[int, int]:
     """(ns on a core, ns runnable but waiting for one) of a process's main thread, its
-    event loop: the kernel's own account (``/proc/PID/task/PID/schedstat``)."""
-    on_cpu, waiting, _slices = Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()
+    event loop: the kernel's own account (``/proc/PID/task/PID/schedstat``; (0, 0) on a
+    kernel without it, and the process is left out of the figures)."""
+    try:
+        on_cpu, waiting, _slices = Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()
+    except (OSError, ValueError):
+        return 0, 0
     return int(on_cpu), int(waiting)
 
 
