@@ -189,9 +189,8 @@ def server_section(console: Console) -> None:
             table.add_row(label, f"error: {r['error']}", "", "", "", "", "", "")
             continue
         met = (r["p99_ms"] or 1e9) <= 100
-        loops = " ".join(f"{run:.0f}/{wait:.0f}" for run, wait in zip(
-            r.get("server_loop_running_percent", []), r.get("server_loop_waiting_percent", []),
-            strict=True))
+        loops = " ".join(f"{run:.0f}/{wait:.0f}"
+                         for run, wait in r.get("server_loops_percent", []))
         table.add_row(label, f"{r['actions_per_s']:,.0f}", _fmt(r["p50_ms"], ".0f"),
                       _fmt(r["p99_ms"], ".0f"),
                       ("≤ 100 " + ("(met)" if met else "(not met)")) if workers == 1 else "—",

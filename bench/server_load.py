@@ -197,13 +197,11 @@ async def load(port: int, tables: int, seconds: float,
             else None,
             "steal_percent": round(100 * ticks[1] / max(1, ticks[0]), 1),
             "idle_percent": round(100 * ticks[2] / max(1, ticks[0]), 1),
-            # Each server process's event loop: its share of the run on a core, and
-            # runnable but waiting for one (the machine's other work, clients included,
+            # Each server process's event loop: [its share of the run on a core,
+            # runnable but waiting for one] (the machine's other work, clients included,
             # had the cores): a loop that waits is slowed by the machine, not its work.
-            "server_loop_running_percent": [round(100 * run / 1e9 / elapsed, 1)
-                                            for run, _ in loops],
-            "server_loop_waiting_percent": [round(100 * wait / 1e9 / elapsed, 1)
-                                            for _, wait in loops],
+            "server_loops_percent": [[round(100 * ns / 1e9 / elapsed, 1) for ns in loop]
+                                     for loop in loops],
             # The clients' own share of a core: near 100, they measure their own queue.
             "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
             "client_loop": type(asyncio.get_running_loop()).__module__.split(".")[0],
