@@ -60,7 +60,8 @@ _LOGS: dict[int, Path] = {}
 def stop_server(proc: subprocess.Popen[bytes], timeout: float = 20) -> None:
     """Stop a server as an operator does (SIGTERM) and wait for it. One still running
     after ``timeout`` seconds is a fault: its threads' stacks (``kill -USR1``, the
-    server's faulthandler) and the end of its log are the assertion's message."""
+    server's faulthandler), its tasks' (``kill -USR2``, logged) and the end of its log
+    are the assertion's message."""
     if proc.poll() is not None:
         return
     proc.terminate()
@@ -69,12 +70,14 @@ def stop_server(proc: subprocess.Popen[bytes], timeout: float = 20) -> None:
         return
     except subprocess.TimeoutExpired:
         pass
-    proc.send_signal(signal.SIGUSR1)
+    proc.send_signal(signal.SIGUSR1)  # the threads first: the tasks end the log's tail
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGUSR2)
     time.sleep(1.0)
     proc.kill()
     proc.wait(timeout=10)
     log = _LOGS.get(proc.pid)
-    tail = log.read_text(errors="replace")[-8000:] if log is not None and log.exists() else ""
+    tail = log.read_text(errors="replace")[-16000:] if log is not None and log.exists() else ""
     raise AssertionError(f"the server (pid {proc.pid}) did not stop within {timeout} s "
                          f"of SIGTERM; its log ends:\n{tail}")
 

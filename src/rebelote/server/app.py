@@ -30,6 +30,7 @@ import logging
 import os
 import re
 import secrets
+import signal
 import sys
 import time
 from collections import defaultdict
@@ -58,7 +59,15 @@ from rebelote.rules import OPTION_NAMES, OPTIONS, PRESETS
 from rebelote.server import tables as tables_module
 from rebelote.server.names import check_name, check_password, name_key
 from rebelote.server.observability import Observability, RequestContext, configure_logging
-from rebelote.server.offloop import BotRunner, Busy, LoopWatch, OffLoop
+from rebelote.server.offloop import (
+    STOP_STEP_S,
+    BotRunner,
+    Busy,
+    LoopWatch,
+    OffLoop,
+    log_tasks,
+    within,
+)
 from rebelote.server.settings import Settings
 from rebelote.server.store import Store
 from rebelote.server.summary import SETTLE_S
@@ -1104,13 +1113,15 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             if service.bot_turn(table_id) is not None:
                 service.bots_due.add(table_id)
         bots.kick()
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signal.SIGUSR2, log_tasks)  # (not in a test's thread)
         try:
             if cluster is not None:  # the cluster's own loop makes time pass
                 await cluster.start()
                 try:
                     yield
-                finally:
-                    await cluster.stop()
+                finally:  # (each of its steps bounded: this one is a backstop)
+                    await within(cluster.stop(), "cluster's stop", 4 * STOP_STEP_S)
                 return
             task = asyncio.create_task(ticker())
             try:
@@ -1120,7 +1131,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         finally:
             watching.cancel()
             collecting.cancel()
-            await observing.__aexit__(None, None, None)
+            await within(observing.__aexit__(None, None, None), "lag watch's end")
             checkpointing.cancel()
             await bots.stop()
             with contextlib.suppress(Exception):  # the last batch written, if any
@@ -1187,7 +1198,6 @@ def run(settings: Settings) -> None:
     """``rebelote serve``: one process, or ``workers`` sharing the port (uvicorn).
     :class:`~rebelote.server.store.StoreError` if the database cannot be used."""
     import faulthandler
-    import signal
 
     import uvicorn
 

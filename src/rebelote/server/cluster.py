@@ -48,6 +48,7 @@ from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
+from rebelote.server.offloop import stop_tasks, within
 from rebelote.server.tables import (
     STORAGE_ERROR,
     Message,
@@ -357,27 +358,24 @@ class Cluster:
         if self._presence_writer is not None:
             self._tasks.append(self._presence_writer)
         self._tasks += [*self._reaping.values(), *self._background]
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        await self.outbox.close()
-        with contextlib.suppress(Exception):
-            pipe = self.redis.pipeline()
-            for table in self.service.tables:
-                pipe.delete(self.owner_key(table))
-            pipe.delete(f"{PREFIX}alive:{self.id}")
-            pipe.delete(self.tables_key(self.id))
-            pipe.srem(WORKERS, self.id)
-            for player in self.local_sockets:
-                pipe.hdel(f"{PREFIX}online:{player}", self.id)
-            await pipe.execute()
+        await stop_tasks(self._tasks, "the cluster's stop")
+        await within(self.outbox.close(), "outbox's last messages")
+        pipe = self.redis.pipeline()
+        for table in self.service.tables:
+            pipe.delete(self.owner_key(table))
+        pipe.delete(f"{PREFIX}alive:{self.id}")
+        pipe.delete(self.tables_key(self.id))
+        pipe.srem(WORKERS, self.id)
+        for player in self.local_sockets:
+            pipe.hdel(f"{PREFIX}online:{player}", self.id)
+        await within(pipe.execute(), "removal of this process from Redis")
+        # Each close bounded: redis-py's can wait without end for a transport that a
+        # cancelled reader still holds (redis/redis-py#3941).
         if self._pubsub is not None:
-            await self._pubsub.aclose()
-        await self.redis.aclose()
-        await self.control.aclose()
-        await self.outbox.redis.aclose()
+            await within(self._pubsub.aclose(), "subscription's close")
+        await within(self.redis.aclose(), "Redis connections' close")
+        await within(self.control.aclose(), "Redis control connections' close")
+        await within(self.outbox.redis.aclose(), "outbox connections' close")
         self._takeover_thread.shutdown(wait=False, cancel_futures=True)
         with contextlib.suppress(Exception):
             self._thread_redis.close()

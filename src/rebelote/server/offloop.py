@@ -12,6 +12,11 @@ queued for minutes.
 table's order is kept; the tables are independent).
 
 :class:`LoopWatch` measures how late the loop wakes up: its largest stall.
+
+:func:`within` and :func:`stop_tasks` bound each step of a stop, so that one step that
+never ends (a task deaf to its cancellation, a Redis close that never returns) is logged
+with where it waits instead of keeping the process up; :func:`log_tasks` (``kill -USR2``)
+logs every task of the loop and where it waits.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import gc
+import io
 import logging
 import multiprocessing
 import os
@@ -35,6 +41,66 @@ from rebelote.view import SeatView
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Out = list[tuple[str, Message]]
+
+
+STOP_STEP_S = 3.0
+"""The longest one step of a stop is waited for (tasks cancelled, a connection closed)."""
+
+
+def task_stack(task: asyncio.Future[Any]) -> str:
+    """Where ``task`` waits: its coroutine's frames (a plain future: nothing)."""
+    if not isinstance(task, asyncio.Task):
+        return ""
+    out = io.StringIO()
+    task.print_stack(file=out)
+    return out.getvalue()
+
+
+def log_tasks() -> None:
+    """Every task of the running loop and where it waits (``kill -USR2``: the
+    faulthandler's ``kill -USR1`` shows the threads, in which a loop waiting for a task
+    that never ends is only a ``select``)."""
+    for task in sorted(asyncio.all_tasks(), key=lambda t: t.get_name()):
+        log.warning("task %s waits in:\n%s", task.get_name(), task_stack(task))
+
+
+async def within(step: Awaitable[Any], what: str, seconds: float | None = None) -> None:
+    """Await ``step`` of a stop for at most ``seconds`` (:data:`STOP_STEP_S`). One that
+    overruns is logged with where it waits, cancelled and left behind (the process stops
+    all the same); one that fails is logged: a stop goes on to its next step whatever
+    this one did."""
+    seconds = STOP_STEP_S if seconds is None else seconds
+    task = asyncio.ensure_future(step)
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if not done:
+        log.error("the stop's %s did not end within %.1f s: left behind, waiting in:\n%s",
+                  what, seconds, task_stack(task))
+        task.cancel()
+    elif not task.cancelled() and task.exception() is not None:
+        log.warning("the stop's %s failed: %r", what, task.exception())
+
+
+async def stop_tasks(tasks: list[asyncio.Task[Any]], what: str,
+                     seconds: float | None = None) -> None:
+    """Cancel ``tasks`` and wait at most ``seconds`` (:data:`STOP_STEP_S`) for them to
+    end. One still running
+    then (it caught its cancellation, or waits in a ``finally``) is logged with where it
+    waits and left behind: awaited one by one without end, one of them kept a server up
+    after SIGTERM (CI, stop 27)."""
+    seconds = STOP_STEP_S if seconds is None else seconds
+    live = [t for t in tasks if not t.done()]
+    for task in live:
+        task.cancel()
+    if not live:
+        return
+    _, stuck = await asyncio.wait(live, timeout=seconds)
+    for task in stuck:
+        log.error("%s: task %s did not end within %.1f s of its cancellation; left "
+                  "behind, waiting in:\n%s", what, task.get_name(), seconds,
+                  task_stack(task))
+    for task in live:  # their failures seen (not "never retrieved" at exit)
+        if task.done() and not task.cancelled():
+            task.exception()
 
 
 class Busy(RuntimeError):
@@ -229,11 +295,7 @@ class BotRunner:
                 self.kick()
 
     async def stop(self) -> None:
-        for task in list(self.tasks.values()):
-            task.cancel()
-        for task in list(self.tasks.values()):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_tasks(list(self.tasks.values()), "the bots' stop")
 
 
 class LoopWatch:
