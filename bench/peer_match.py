@@ -8,6 +8,7 @@ engine referees every action (a peer's illegal action would raise).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -22,7 +23,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import track
 
-from rebelote.bots import make_bot
+from rebelote.bots import make_bot, parse_level
 from rebelote.cards import cards_of
 from rebelote.hand import (
     BID_BASE,
@@ -160,13 +161,16 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
               seed: int, times: list[float], play_only: bool = False,
               bid_times: list[float] | None = None,
               decisions: dict[str, list[float]] | None = None,
-              threads: int = 1, card_cpu: list[float] | None = None) -> tuple[int, ...]:
+              threads: int = 1, card_cpu: list[float] | None = None,
+              card_wait: list[float] | None = None) -> tuple[int, ...]:
     """One deal, ours on the even seats or the odd. ``times`` / ``bid_times``: our wall
     time of every card / call; ``decisions``: each side's (``ours``, ``peer``) wall time
     of every decision that had a choice, calls included (colver's through its server:
     the pipe's round trip, a few µs, counts against it); ``card_cpu``: the CPU time
     this process spent on each card of ``times`` (all its threads: a card whose CPU is
-    well under its wall time was held up by the machine, not by its search)."""
+    well under its wall time was held up by the machine, not by its search);
+    ``card_wait``: how long this process's threads were runnable but waited for a core
+    during each card (:func:`waited_for_a_core`), where the kernel tells."""
     hands = [sorted(deck[8 * s:8 * s + 8]) for s in range(4)]
     peer_seats = [1, 3] if ours_even else [0, 2]
     query: dict[str, object] = {"cmd": "deal", "dealer": dealer, "seed": seed,
@@ -185,6 +189,7 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
         phase = "auction" if hand.phase == 0 else "play"
         forced = len(hand.legal_actions()) == 1
         if seat in bots:
+            waited = waited_for_a_core() if card_wait is not None else None
             cpu = time.process_time()
             t = time.perf_counter()
             action = bots[seat].choose(hand.view(seat))
@@ -193,6 +198,9 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
                 times.append(elapsed)
                 if card_cpu is not None:
                     card_cpu.append(time.process_time() - cpu)
+                after = waited_for_a_core() if card_wait is not None else None
+                if card_wait is not None and waited is not None and after is not None:
+                    card_wait.append(after - waited)
             elif bid_times is not None:
                 bid_times.append(elapsed)
             if decisions is not None and not forced:
@@ -212,6 +220,32 @@ def play_deal(peer: Colver, deck: list[int], dealer: int, ours_even: bool, level
 HELD_UP = 0.5
 """A card whose process CPU time is under this share of its wall time was held up by
 the machine (the host's steal, another process), not by its search."""
+HELD_WAIT = 0.25
+"""A card during which this process's threads together waited for a core (runnable,
+not running) more than this share of its wall time was held up by the machine. With two
+solver threads a card's CPU is up to twice its wall time, so :data:`HELD_UP` alone let
+cards held up for half their time pass as busy."""
+
+
+def unheld_text(result: dict[str, Any]) -> str:
+    """A match result's longest card not held up by the machine, for a table (ms; a
+    dash where the kernel did not say, or for an older result)."""
+    value = result.get("our_card_max_unheld_ms")
+    return "—" if value is None else f"{value:.0f}"
+
+
+def waited_for_a_core() -> float | None:
+    """Seconds this process's threads have spent runnable but waiting for a core, all
+    together (Linux's ``/proc/self/task/*/schedstat``); None where the kernel does not
+    keep it."""
+    total = 0
+    try:
+        for task in Path("/proc/self/task").iterdir():
+            with contextlib.suppress(FileNotFoundError):  # a thread ended meanwhile
+                total += int((task / "schedstat").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return total / 1e9
 
 
 def _deals(count: int, label: str) -> Iterable[int]:
@@ -294,6 +328,7 @@ def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
     diffs = []
     times = []
     card_cpu: list[float] = []
+    card_wait: list[float] = []
     bid_times: list[float] = []
     decisions: dict[str, list[float]] = {"ours": [], "peer": []}
     label = f"colver IS-DD ({bidder}) at {time_ms} ms"
@@ -301,15 +336,18 @@ def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
         deck = deal_deck(rng)
         dealer = i % 4
         a = play_deal(peer, deck, dealer, True, level, 1000 + i, times, play_only,
-                      bid_times, decisions, threads, card_cpu)
+                      bid_times, decisions, threads, card_cpu, card_wait)
         b = play_deal(peer, deck, dealer, False, level, 1000 + i, times, play_only,
-                      bid_times, decisions, threads, card_cpu)
+                      bid_times, decisions, threads, card_cpu, card_wait)
         diffs.append(((a[0] - a[1]) + (b[1] - b[0])) / 2)
         if on_deal is not None:
             on_deal()
     peer.close()
     mean = statistics.mean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+
+    budget_ms = parse_level(level)[1]
+    budget = budget_ms / 1e3 if budget_ms is not None else None
 
     def ms(values: list[float]) -> float:
         return statistics.mean(values) * 1e3 if values else 0.0
@@ -325,6 +363,22 @@ def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
                                        default=(0.0, 0.0))[1] * 1e3,
             "our_card_max_busy_ms": max((w for w, c in zip(times, card_cpu, strict=True)
                                          if c >= HELD_UP * w), default=0.0) * 1e3,
+            # the slowest card during which our threads did not wait for a core more
+            # than HELD_WAIT of its time (None: the kernel does not say)
+            "our_card_max_unheld_ms": (max((w for w, q in zip(times, card_wait, strict=True)
+                                            if q <= HELD_WAIT * w), default=0.0) * 1e3
+                                       if len(card_wait) == len(times) else None),
+            "our_cards_held_up": (sum(q > HELD_WAIT * w for w, q in
+                                      zip(times, card_wait, strict=True))
+                                  if len(card_wait) == len(times) else None),
+            "our_cards": len(times),
+            # cards past two budgets (None: no budget), and those of them not held up
+            "our_cards_over_2_budgets": (sum(w > 2 * budget for w in times)
+                                         if budget is not None else None),
+            "our_cards_over_2_budgets_unheld": (
+                sum(w > 2 * budget and q <= HELD_WAIT * w
+                    for w, q in zip(times, card_wait, strict=True))
+                if budget is not None and len(card_wait) == len(times) else None),
             "our_bid_max_ms": max(bid_times, default=0.0) * 1e3,
             "our_mean_ms": ms(times), "our_bid_mean_ms": ms(bid_times),
             "our_card_median_ms": statistics.median(times) * 1e3 if times else 0.0,

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from bench.peer_match import colver_match
+from bench.peer_match import colver_match, unheld_text
 
 ROOT = Path(__file__).resolve().parents[1]
 BUDGETS = {10: 1000, 100: 500, 500: 200}
@@ -62,7 +62,8 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
 def table(results: list[dict[str, Any]], seed: int) -> Table:
     out = Table(title=f"expert − colver IS-DD by budget (contrée, duplicate, seed {seed})")
     for col in ("budget ms", "colver bidder", "deals", "points per deal (95% CI)",
-                "ours ms/decision", "colver ms/decision", "ms: card med / max (CPU); bid med / max",
+                "ours ms/decision", "colver ms/decision",
+                "ms: card med / max (CPU) / max not held up; bid med / max",
                 f"≥ +{GOAL:.0f}"):
         out.add_column(col, justify="right")
     for r in results:
@@ -71,7 +72,7 @@ def table(results: list[dict[str, Any]], seed: int) -> Table:
                     f"{r['mean']:+.1f} ({lo:+.1f}..{hi:+.1f})",
                     f"{r['our_decision_ms']:.1f}", f"{r['peer_decision_ms']:.1f}",
                     (f"{r['our_card_median_ms']:.1f} / {r['our_card_max_ms']:.0f} "
-             f"({r['our_card_max_cpu_ms']:.0f}); {r['our_bid_median_ms']:.1f} / "
+             f"({r['our_card_max_cpu_ms']:.0f}) / {unheld_text(r)}; {r['our_bid_median_ms']:.1f} / "
              f"{r['our_bid_max_ms']:.0f}"),
                     "yes" if lo >= GOAL else ("no" if hi < GOAL else "open"))
     return out

@@ -249,7 +249,8 @@ def test_what_the_warm_up_loads_is_frozen_out_of_the_collector() -> None:
 def test_the_peer_match_gives_colver_our_measured_time_and_reports_both() -> None:
     """``bench.peer_match --budget-ms``: colver's time_ms is our mean wall time per
     decision with a choice (bids included) on the probe deals; both sides' measured
-    times are reported beside the result, and our longest card with its CPU time."""
+    times are reported beside the result, and our longest card with its CPU time, and
+    the longest that the machine did not hold up (our threads' wait for a core)."""
     import subprocess
     import sys
     from pathlib import Path
@@ -269,6 +270,11 @@ def test_the_peer_match_gives_colver_our_measured_time_and_reports_both() -> Non
     assert 0 < r["our_card_median_ms"] <= r["our_card_max_ms"]
     assert 0 < r["our_bid_median_ms"] <= r["our_bid_max_ms"]
     assert r["our_card_max_cpu_ms"] > 0 and 0 < r["our_card_max_busy_ms"] <= r["our_card_max_ms"]
+    # how long our threads waited for a core, card by card (Linux keeps it)
+    assert r["our_cards"] > 10 and 0 <= r["our_cards_held_up"] <= r["our_cards"]
+    assert 0 < r["our_card_max_unheld_ms"] <= r["our_card_max_ms"] or r["our_cards_held_up"]
+    assert (0 <= r["our_cards_over_2_budgets_unheld"] <= r["our_cards_over_2_budgets"]
+            <= r["our_cards"])
     lo, hi = r["ci95"]
     assert lo <= r["mean"] <= hi
 
