@@ -222,9 +222,18 @@ HELD_UP = 0.5
 the machine (the host's steal, another process), not by its search."""
 HELD_WAIT = 0.25
 """A card during which this process's threads together waited for a core (runnable,
-not running) more than this share of its wall time was held up by the machine. With two
-solver threads a card's CPU is up to twice its wall time, so :data:`HELD_UP` alone let
-cards held up for half their time pass as busy."""
+not running) more than this share of its wall time, and more than :data:`HELD_WAIT_MIN_S`,
+was held up by the machine. With two solver threads a card's CPU is up to twice its wall
+time, so :data:`HELD_UP` alone let cards held up for half their time pass as busy."""
+HELD_WAIT_MIN_S = 0.002
+"""... the threads' wake-ups alone wait some: a 1 ms card of many small solves waited a
+quarter of it (a tenth of the cards of a 10 ms match)."""
+
+
+def held_up(wall: float, waited: float) -> bool:
+    """Whether a card of ``wall`` seconds whose threads waited ``waited`` seconds for a
+    core was held up by the machine (:data:`HELD_WAIT`)."""
+    return waited > HELD_WAIT * wall and waited > HELD_WAIT_MIN_S
 
 
 def unheld_text(result: dict[str, Any]) -> str:
@@ -366,9 +375,9 @@ def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
             # the slowest card during which our threads did not wait for a core more
             # than HELD_WAIT of its time (None: the kernel does not say)
             "our_card_max_unheld_ms": (max((w for w, q in zip(times, card_wait, strict=True)
-                                            if q <= HELD_WAIT * w), default=0.0) * 1e3
+                                            if not held_up(w, q)), default=0.0) * 1e3
                                        if len(card_wait) == len(times) else None),
-            "our_cards_held_up": (sum(q > HELD_WAIT * w for w, q in
+            "our_cards_held_up": (sum(held_up(w, q) for w, q in
                                       zip(times, card_wait, strict=True))
                                   if len(card_wait) == len(times) else None),
             "our_cards": len(times),
@@ -376,7 +385,7 @@ def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,
             "our_cards_over_2_budgets": (sum(w > 2 * budget for w in times)
                                          if budget is not None else None),
             "our_cards_over_2_budgets_unheld": (
-                sum(w > 2 * budget and q <= HELD_WAIT * w
+                sum(w > 2 * budget and not held_up(w, q)
                     for w, q in zip(times, card_wait, strict=True))
                 if budget is not None and len(card_wait) == len(times) else None),
             "our_bid_max_ms": max(bid_times, default=0.0) * 1e3,

@@ -470,3 +470,17 @@ def test_a_bid_whose_solve_would_overrun_the_budget_falls_back_on_the_model(
             capped += 1
             given_up += bidder._solves == 0
     assert capped >= 2 and given_up == capped, (capped, given_up)
+
+
+def test_a_card_is_held_up_when_its_threads_waited_long_for_a_core() -> None:
+    """bench.peer_match's test: a quarter of the card's time and 2 ms at least (a short
+    card's thread wake-ups alone wait a fraction of a millisecond)."""
+    from bench.peer_match import held_up, waited_for_a_core
+
+    assert held_up(0.025, 0.012)  # a 25 ms card that waited 12 ms: the machine
+    assert not held_up(0.025, 0.003)  # its own work
+    assert not held_up(0.001, 0.0006)  # a 1 ms card's wake-ups
+    before = waited_for_a_core()
+    assert before is not None and before >= 0.0  # Linux keeps it (CI's machine too)
+    after = waited_for_a_core()
+    assert after is not None and after >= before
