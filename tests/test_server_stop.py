@@ -32,7 +32,7 @@ def test_a_task_deaf_to_its_cancellation_does_not_hold_the_stop(
         deaf = asyncio.create_task(_deaf(), name="deaf")
         await asyncio.sleep(0)
         started = time.perf_counter()
-        await stop_tasks([quiet, deaf], "the test's stop", seconds=0.3)
+        await stop_tasks([quiet, deaf], "the test", seconds=0.3)
         took = time.perf_counter() - started
         cancelled, still = quiet.cancelled(), not deaf.done()
         deaf.cancel()  # (left behind by the stop: the test's loop ends it)
@@ -57,8 +57,8 @@ def test_a_step_that_never_ends_is_cancelled_and_named(
 
     async def main() -> float:
         started = time.perf_counter()
-        await within(never(), "connection's close", seconds=0.2)
-        await within(fails(), "removal from Redis", seconds=0.2)  # raises nothing
+        await within(never(), "the connection's close", seconds=0.2)
+        await within(fails(), "the removal from Redis", seconds=0.2)  # raises nothing
         await within(asyncio.sleep(0), "a quick step", seconds=0.2)
         return time.perf_counter() - started
 
@@ -121,7 +121,7 @@ def test_a_cluster_whose_redis_close_hangs_still_stops(
 
         cluster._pubsub.aclose = hangs
         started = time.perf_counter()
-        await within(cluster.stop(), "cluster's stop", seconds=10)
+        await within(cluster.stop(), "the cluster's stop", seconds=10)
         took = time.perf_counter() - started
         probe = aioredis.Redis.from_url(redis_url, decode_responses=True)
         alive = bool(await probe.exists(f"{PREFIX}alive:here"))

@@ -1121,7 +1121,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                 try:
                     yield
                 finally:  # (each of its steps bounded: this one is a backstop)
-                    await within(cluster.stop(), "cluster's stop", 4 * STOP_STEP_S)
+                    await within(cluster.stop(), "the cluster's stop", 4 * STOP_STEP_S)
                 return
             task = asyncio.create_task(ticker())
             try:
@@ -1131,7 +1131,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         finally:
             watching.cancel()
             collecting.cancel()
-            await within(observing.__aexit__(None, None, None), "lag watch's end")
+            await within(observing.__aexit__(None, None, None), "the lag watch")
             checkpointing.cancel()
             await bots.stop()
             with contextlib.suppress(Exception):  # the last batch written, if any

@@ -358,8 +358,8 @@ class Cluster:
         if self._presence_writer is not None:
             self._tasks.append(self._presence_writer)
         self._tasks += [*self._reaping.values(), *self._background]
-        await stop_tasks(self._tasks, "the cluster's stop")
-        await within(self.outbox.close(), "outbox's last messages")
+        await stop_tasks(self._tasks, "the cluster")
+        await within(self.outbox.close(), "the outbox's last messages")
         pipe = self.redis.pipeline()
         for table in self.service.tables:
             pipe.delete(self.owner_key(table))
@@ -368,14 +368,14 @@ class Cluster:
         pipe.srem(WORKERS, self.id)
         for player in self.local_sockets:
             pipe.hdel(f"{PREFIX}online:{player}", self.id)
-        await within(pipe.execute(), "removal of this process from Redis")
+        await within(pipe.execute(), "the removal of this process from Redis")
         # Each close bounded: redis-py's can wait without end for a transport that a
         # cancelled reader still holds (redis/redis-py#3941).
         if self._pubsub is not None:
-            await within(self._pubsub.aclose(), "subscription's close")
-        await within(self.redis.aclose(), "Redis connections' close")
-        await within(self.control.aclose(), "Redis control connections' close")
-        await within(self.outbox.redis.aclose(), "outbox connections' close")
+            await within(self._pubsub.aclose(), "the subscription's close")
+        await within(self.redis.aclose(), "the close of the Redis connections")
+        await within(self.control.aclose(), "the close of the Redis control connections")
+        await within(self.outbox.redis.aclose(), "the close of the outbox's connections")
         self._takeover_thread.shutdown(wait=False, cancel_futures=True)
         with contextlib.suppress(Exception):
             self._thread_redis.close()

@@ -73,20 +73,20 @@ async def within(step: Awaitable[Any], what: str, seconds: float | None = None) 
     task = asyncio.ensure_future(step)
     done, _ = await asyncio.wait({task}, timeout=seconds)
     if not done:
-        log.error("the stop's %s did not end within %.1f s: left behind, waiting in:\n%s",
+        log.error("stopping: %s did not end within %.1f s; left behind, waiting in:\n%s",
                   what, seconds, task_stack(task))
         task.cancel()
     elif not task.cancelled() and task.exception() is not None:
-        log.warning("the stop's %s failed: %r", what, task.exception())
+        log.warning("stopping: %s failed: %r", what, task.exception())
 
 
 async def stop_tasks(tasks: list[asyncio.Task[Any]], what: str,
                      seconds: float | None = None) -> None:
     """Cancel ``tasks`` and wait at most ``seconds`` (:data:`STOP_STEP_S`) for them to
-    end. One still running
-    then (it caught its cancellation, or waits in a ``finally``) is logged with where it
-    waits and left behind: awaited one by one without end, one of them kept a server up
-    after SIGTERM (CI, stop 27)."""
+    end. One still running then (it caught its cancellation, or waits in a ``finally``)
+    is logged with where it waits and left behind. (They were awaited one by one without
+    end; CI once saw a server still up 20 s after SIGTERM, its loop idle, waiting in its
+    stop for something that never ended.)"""
     seconds = STOP_STEP_S if seconds is None else seconds
     live = [t for t in tasks if not t.done()]
     for task in live:
@@ -95,8 +95,8 @@ async def stop_tasks(tasks: list[asyncio.Task[Any]], what: str,
         return
     _, stuck = await asyncio.wait(live, timeout=seconds)
     for task in stuck:
-        log.error("%s: task %s did not end within %.1f s of its cancellation; left "
-                  "behind, waiting in:\n%s", what, task.get_name(), seconds,
+        log.error("stopping %s: task %s did not end within %.1f s of its cancellation; "
+                  "left behind, waiting in:\n%s", what, task.get_name(), seconds,
                   task_stack(task))
     for task in live:  # their failures seen (not "never retrieved" at exit)
         if task.done() and not task.cancelled():
@@ -295,7 +295,7 @@ class BotRunner:
                 self.kick()
 
     async def stop(self) -> None:
-        await stop_tasks(list(self.tasks.values()), "the bots' stop")
+        await stop_tasks(list(self.tasks.values()), "the bots")
 
 
 class LoopWatch:
