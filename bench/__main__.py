@@ -18,8 +18,6 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from bench.peer_match import unheld_text
-
 ROOT = Path(__file__).resolve().parents[1]
 PEERS = ROOT / ".peers"
 SECONDS = 3.0
@@ -302,6 +300,8 @@ def bots_section(console: Console) -> None:
     """Solver, rollouts and expert against colver on identical deals; expert strength."""
     import random
 
+    from bench.peer_match import unheld_text
+
     seed = random.SystemRandom().randrange(10**6)  # fresh deals each run
     write_deals(SOLVER_DEALS, seed)
     for mode, path in NO_TRUMP_DEALS.items():
@@ -409,9 +409,8 @@ def bots_section(console: Console) -> None:
                                "wall time per decision, bids included; `make strength` for "
                                "the full runs and the curve)")
     for col in ("budget ms", "colver bidder", "deals", "points per deal (95% CI)",
-                "ours / colver ms per decision", ("ms: card med / max (CPU) / max not held up; "
-                 "bid med / max"),
-                "≥ +10"):
+                "ours / colver ms per decision",
+                "ms: card med / max (CPU) / max not held up; bid med / max", "≥ +10"):
         budget_table.add_column(col, justify="right")
     for r in by_budget["results"]:
         lo, hi = r["ci95"]
@@ -420,7 +419,8 @@ def bots_section(console: Console) -> None:
             f"{r['mean']:+.1f} ({lo:+.1f}..{hi:+.1f})",
             f"{r['our_decision_ms']:.1f} / {r['peer_decision_ms']:.1f}",
             (f"{r['our_card_median_ms']:.1f} / {r['our_card_max_ms']:.0f} "
-             f"({r['our_card_max_cpu_ms']:.0f}) / {unheld_text(r)}; {r['our_bid_median_ms']:.1f} / "
+             f"({r['our_card_max_cpu_ms']:.0f}) / {unheld_text(r)}; "
+             f"{r['our_bid_median_ms']:.1f} / "
              f"{r['our_bid_max_ms']:.0f}"),
             "yes" if lo >= 10 else ("no" if hi < 10 else "open"))
     console.print(budget_table)

@@ -8,7 +8,6 @@ engine referees every action (a peer's illegal action would raise).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import math
 import os
@@ -246,15 +245,20 @@ def unheld_text(result: dict[str, Any]) -> str:
 def waited_for_a_core() -> float | None:
     """Seconds this process's threads have spent runnable but waiting for a core, all
     together (Linux's ``/proc/self/task/*/schedstat``); None where the kernel does not
-    keep it."""
-    total = 0
+    keep it (no such files, or zeros: its scheduler statistics off)."""
+    waited = on_core = 0
     try:
-        for task in Path("/proc/self/task").iterdir():
-            with contextlib.suppress(FileNotFoundError):  # a thread ended meanwhile
-                total += int((task / "schedstat").read_text().split()[1])
-    except (OSError, IndexError, ValueError):
+        tasks = list(Path("/proc/self/task").iterdir())
+    except OSError:
         return None
-    return total / 1e9
+    for task in tasks:
+        try:  # a thread that ended meanwhile is left out
+            fields = (task / "schedstat").read_text().split()
+            on_core += int(fields[0])
+            waited += int(fields[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return waited / 1e9 if on_core > 0 else None
 
 
 def _deals(count: int, label: str) -> Iterable[int]:

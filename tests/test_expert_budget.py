@@ -272,7 +272,9 @@ def test_the_peer_match_gives_colver_our_measured_time_and_reports_both() -> Non
     assert r["our_card_max_cpu_ms"] > 0 and 0 < r["our_card_max_busy_ms"] <= r["our_card_max_ms"]
     # how long our threads waited for a core, card by card (Linux keeps it)
     assert r["our_cards"] > 10 and 0 <= r["our_cards_held_up"] <= r["our_cards"]
-    assert 0 < r["our_card_max_unheld_ms"] <= r["our_card_max_ms"] or r["our_cards_held_up"]
+    # (forced cards take no time, so some cards are never held up)
+    assert 0 < r["our_card_max_unheld_ms"] <= r["our_card_max_ms"]
+    assert r["our_cards_held_up"] < r["our_cards"]
     assert (0 <= r["our_cards_over_2_budgets_unheld"] <= r["our_cards_over_2_budgets"]
             <= r["our_cards"])
     lo, hi = r["ci95"]

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,6 +46,39 @@ def test_a_task_deaf_to_its_cancellation_does_not_hold_the_stop(
     logged = [r.getMessage() for r in caplog.records]
     assert len(logged) == 1 and "task deaf did not end" in logged[0]
     assert "_deaf" in logged[0]  # where it waits: its coroutine's frame
+
+
+def test_failures_of_the_tasks_a_stop_ends_are_read() -> None:
+    """A task that failed before the stop, and one left behind that fails later: their
+    exceptions are read, none reported as "never retrieved" when they are collected."""
+    import gc
+
+    async def fails() -> None:
+        raise ValueError("presence write")
+
+    async def fails_when_cancelled() -> None:
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            await asyncio.sleep(0.5)  # deaf a while, then fails
+            raise ValueError("late") from None
+
+    unretrieved: list[str] = []
+
+    async def main() -> None:
+        asyncio.get_running_loop().set_exception_handler(
+            lambda _loop, context: unretrieved.append(str(context.get("exception"))))
+        early = asyncio.create_task(fails())
+        late = asyncio.create_task(fails_when_cancelled())
+        await asyncio.sleep(0.01)
+        await stop_tasks([early, late], "the test", seconds=0.1)
+        await asyncio.sleep(0.6)  # the late one has failed meanwhile
+        assert early.done() and late.done()
+        del early, late
+        gc.collect()
+
+    asyncio.run(main())
+    assert unretrieved == []
 
 
 def test_a_step_that_never_ends_is_cancelled_and_named(
@@ -108,7 +142,7 @@ def test_a_cluster_whose_redis_close_hangs_still_stops(
     service = TableService(Store(f"sqlite:///{tmp_path / 'server.sqlite'}"), seed=5,
                            load_all=False)
 
-    async def scenario() -> tuple[float, bool, set[str]]:
+    async def scenario() -> tuple[float, bool, set[str], list[str]]:
         async def send(_player: str, _text: str) -> None:
             pass
 
@@ -120,6 +154,13 @@ def test_a_cluster_whose_redis_close_hangs_still_stops(
             await asyncio.Event().wait()
 
         cluster._pubsub.aclose = hangs
+        closed: list[str] = []
+        for name, client in (("redis", cluster.redis), ("control", cluster.control),
+                             ("outbox", cluster.outbox.redis)):
+            def spy(close: Any = client.aclose, name: str = name) -> Any:
+                closed.append(name)
+                return close()
+            client.aclose = spy  # type: ignore[method-assign]
         started = time.perf_counter()
         await within(cluster.stop(), "the cluster's stop", seconds=10)
         took = time.perf_counter() - started
@@ -127,11 +168,62 @@ def test_a_cluster_whose_redis_close_hangs_still_stops(
         alive = bool(await probe.exists(f"{PREFIX}alive:here"))
         workers = {str(w) for w in await probe.smembers(WORKERS)}
         await probe.aclose()
-        return took, alive, workers
+        return took, alive, workers, closed
 
     with caplog.at_level(logging.WARNING, logger="rebelote.server.offloop"):
-        took, alive, workers = asyncio.run(scenario())
+        took, alive, workers, closed = asyncio.run(scenario())
     assert took < 5.0  # its own bound (0.5 s a step), not the backstop's 10 s
-    assert not alive and "here" not in workers  # the steps after it were taken
+    assert not alive and "here" not in workers  # the steps before it were taken...
+    assert closed == ["redis", "control", "outbox"]  # ... and those after it
     stuck = [r.getMessage() for r in caplog.records if "did not end" in r.getMessage()]
     assert len(stuck) == 1 and "subscription's close" in stuck[0] and "hangs" in stuck[0]
+
+
+def test_a_served_process_exits_within_its_bound_after_the_application_stops(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rebelote serve`` arms an exit (the threads' stacks, then status 1) once the
+    application has stopped: what asyncio runs after it cannot keep the process up. An
+    application run inside another program (a test) arms none."""
+    import faulthandler
+
+    from starlette.testclient import TestClient
+
+    from rebelote.server.app import create_app
+
+    armed: list[tuple[float, bool]] = []
+    monkeypatch.setattr(faulthandler, "dump_traceback_later",
+                        lambda timeout, exit=False: armed.append((timeout, exit)))
+    served = create_app(f"sqlite:///{tmp_path / 'a.sqlite'}", secret="t", seed=1,
+                        exit_after_stop=7.5)
+    with TestClient(served) as client:
+        assert client.get("/api/tables").status_code == 200
+        assert armed == []  # not while it runs
+    assert armed == [(7.5, True)]
+    armed.clear()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'b.sqlite'}", secret="t",
+                               seed=1)) as client:
+        client.get("/api/tables")
+    assert armed == []
+
+
+def test_kill_usr2_logs_a_running_servers_tasks(tmp_path: Path) -> None:
+    """The signal reaches the server's own handler (not Python's default, which would
+    end the process): its tasks and where each waits are in its log."""
+    import signal
+
+    from tests.servers import free_port, start_server, stop_server
+
+    port = free_port()
+    proc = start_server(port, tmp_path / "usr2.sqlite")
+    try:
+        proc.send_signal(signal.SIGUSR2)
+        log = tmp_path / f"server-{port}.log"
+        deadline = time.monotonic() + 10
+        while "waits in:" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        text = log.read_text()
+        assert proc.poll() is None  # still serving
+    finally:
+        stop_server(proc)
+    assert "waits in:" in text and "LoopWatch.run" in text  # a task and its frame
+    assert proc.returncode in (0, -signal.SIGTERM)  # a plain stop (the backstop exits 1)

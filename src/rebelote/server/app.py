@@ -23,6 +23,7 @@ import base64
 import collections
 import concurrent.futures
 import contextlib
+import faulthandler
 import gc
 import hashlib
 import json
@@ -103,6 +104,11 @@ SHUTDOWN_GRACE_S = 5.0
 """On SIGTERM, the longest wait for the connections and requests in progress to end
 before the server cancels them and writes its last batch (nothing they do can hold a
 stop for longer)."""
+EXIT_AFTER_STOP_S = 10.0
+"""``rebelote serve``: once the application has stopped, the process exits within this
+long, or its threads' stacks are written to its log and it exits with status 1 (what
+runs after the application, asyncio cancelling the tasks left and joining its thread
+pool, waits without end for a task deaf to cancellation or a thread that hangs)."""
 
 
 class RateWindow:
@@ -649,13 +655,17 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                seed: int | None = None, redis_url: str | None = None,
                migrate: bool = True, https: bool | None = None,
                work: OffLoop | None = None, prestart: bool = False,
-               settings: Settings | None = None) -> Starlette:
+               settings: Settings | None = None,
+               exit_after_stop: float | None = None) -> Starlette:
     """The application, with its store (SQLite by default, any SQLAlchemy URL). With a
     ``redis_url``, one process of the scale-out mode (:mod:`rebelote.server.cluster`).
     ``https`` (default: $REBELOTE_HTTPS=1): the site is served over HTTPS, so the
     session cookie is ``Secure``. ``prestart``: start the worker processes with the
     server (``rebelote serve``), not at their first job. ``settings`` gives everything
-    at once (:mod:`rebelote.server.settings`); the other arguments override it."""
+    at once (:mod:`rebelote.server.settings`); the other arguments override it.
+    ``exit_after_stop``: the process is to exit this many seconds after the application
+    stops, at the latest (:data:`EXIT_AFTER_STOP_S`; a program that goes on after it,
+    such as a test, leaves it None)."""
     if https is None:
         https = os.environ.get("REBELOTE_HTTPS") == "1"
     base = settings or Settings()
@@ -1121,7 +1131,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                 try:
                     yield
                 finally:  # (each of its steps bounded: this one is a backstop)
-                    await within(cluster.stop(), "the cluster's stop", 4 * STOP_STEP_S)
+                    await within(cluster.stop(), "the cluster's stop", 8 * STOP_STEP_S)
                 return
             task = asyncio.create_task(ticker())
             try:
@@ -1142,6 +1152,8 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             report = os.environ.get("REBELOTE_LOOP_REPORT")
             if report:
                 Path(report).write_text(json.dumps(watch.report()))
+            if exit_after_stop is not None:  # stacks to the log, then exit status 1
+                faulthandler.dump_traceback_later(exit_after_stop, exit=True)
 
     routes = [
         Route("/", index),
@@ -1191,14 +1203,12 @@ def app_from_environment() -> Starlette:
     (:meth:`Settings.to_env`; the parent ran the migrations)."""
     settings = Settings.load()
     configure_logging(settings)
-    return create_app(settings=settings, prestart=True)
+    return create_app(settings=settings, prestart=True, exit_after_stop=EXIT_AFTER_STOP_S)
 
 
 def run(settings: Settings) -> None:
     """``rebelote serve``: one process, or ``workers`` sharing the port (uvicorn).
     :class:`~rebelote.server.store.StoreError` if the database cannot be used."""
-    import faulthandler
-
     import uvicorn
 
     from rebelote.server.store import check_database
@@ -1214,7 +1224,8 @@ def run(settings: Settings) -> None:
                                "timeout_graceful_shutdown": SHUTDOWN_GRACE_S,
                                "loop": settings.loop}
     if settings.workers == 1:
-        uvicorn.run(create_app(settings=settings, prestart=True), **options)
+        uvicorn.run(create_app(settings=settings, prestart=True,
+                               exit_after_stop=EXIT_AFTER_STOP_S), **options)
         return
     if settings.migrate:
         check_database(settings.database_url)  # migrated once, before the workers start

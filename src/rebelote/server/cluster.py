@@ -351,34 +351,39 @@ class Cluster:
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._keep())]
 
     async def stop(self) -> None:
-        if self._push is not None:
-            self._tasks.append(self._push)
-        if self._presence_task is not None:
-            self._tasks.append(self._presence_task)
-        if self._presence_writer is not None:
-            self._tasks.append(self._presence_writer)
-        self._tasks += [*self._reaping.values(), *self._background]
-        await stop_tasks(self._tasks, "the cluster")
-        await within(self.outbox.close(), "the outbox's last messages")
-        pipe = self.redis.pipeline()
-        for table in self.service.tables:
-            pipe.delete(self.owner_key(table))
-        pipe.delete(f"{PREFIX}alive:{self.id}")
-        pipe.delete(self.tables_key(self.id))
-        pipe.srem(WORKERS, self.id)
-        for player in self.local_sockets:
-            pipe.hdel(f"{PREFIX}online:{player}", self.id)
-        await within(pipe.execute(), "the removal of this process from Redis")
-        # Each close bounded: redis-py's can wait without end for a transport that a
-        # cancelled reader still holds (redis/redis-py#3941).
-        if self._pubsub is not None:
-            await within(self._pubsub.aclose(), "the subscription's close")
-        await within(self.redis.aclose(), "the close of the Redis connections")
-        await within(self.control.aclose(), "the close of the Redis control connections")
-        await within(self.outbox.redis.aclose(), "the close of the outbox's connections")
-        self._takeover_thread.shutdown(wait=False, cancel_futures=True)
-        with contextlib.suppress(Exception):
-            self._thread_redis.close()
+        """Its tasks ended, its last messages sent, this process taken out of Redis and
+        its connections closed: each step bounded (:func:`within`), the takeover thread
+        told to stop however the steps went."""
+        try:
+            if self._push is not None:
+                self._tasks.append(self._push)
+            if self._presence_task is not None:
+                self._tasks.append(self._presence_task)
+            if self._presence_writer is not None:
+                self._tasks.append(self._presence_writer)
+            self._tasks += [*self._reaping.values(), *self._background]
+            await stop_tasks(self._tasks, "the cluster")
+            await within(self.outbox.close(), "the outbox's last messages")
+            pipe = self.redis.pipeline()
+            for table in self.service.tables:
+                pipe.delete(self.owner_key(table))
+            pipe.delete(f"{PREFIX}alive:{self.id}")
+            pipe.delete(self.tables_key(self.id))
+            pipe.srem(WORKERS, self.id)
+            for player in self.local_sockets:
+                pipe.hdel(f"{PREFIX}online:{player}", self.id)
+            await within(pipe.execute(), "the removal of this process from Redis")
+            # Each close bounded: redis-py's can wait without end for a transport that a
+            # cancelled reader still holds (redis/redis-py#3941).
+            if self._pubsub is not None:
+                await within(self._pubsub.aclose(), "the subscription's close")
+            await within(self.redis.aclose(), "the close of the Redis connections")
+            await within(self.control.aclose(), "the close of the Redis control connections")
+            await within(self.outbox.redis.aclose(), "the close of the outbox's connections")
+        finally:  # (even when the application's backstop cut the steps short)
+            self._takeover_thread.shutdown(wait=False, cancel_futures=True)
+            with contextlib.suppress(Exception):
+                self._thread_redis.close()
 
     async def _keep(self) -> None:
         """Time passes at our tables (turn timers, stand-ins); renew this process's

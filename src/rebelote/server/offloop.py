@@ -71,13 +71,26 @@ async def within(step: Awaitable[Any], what: str, seconds: float | None = None) 
     this one did."""
     seconds = STOP_STEP_S if seconds is None else seconds
     task = asyncio.ensure_future(step)
-    done, _ = await asyncio.wait({task}, timeout=seconds)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=seconds)
+    except BaseException:  # the stop itself cancelled: so is this step, as an await was
+        task.cancel()
+        task.add_done_callback(_seen)
+        raise
     if not done:
         log.error("stopping: %s did not end within %.1f s; left behind, waiting in:\n%s",
                   what, seconds, task_stack(task))
         task.cancel()
+        task.add_done_callback(_seen)
     elif not task.cancelled() and task.exception() is not None:
         log.warning("stopping: %s failed: %r", what, task.exception())
+
+
+def _seen(task: asyncio.Future[Any]) -> None:
+    """A task left behind by a stop, once it ends: its failure read (not "never
+    retrieved" at exit)."""
+    if not task.cancelled():
+        task.exception()
 
 
 async def stop_tasks(tasks: list[asyncio.Task[Any]], what: str,
@@ -91,16 +104,17 @@ async def stop_tasks(tasks: list[asyncio.Task[Any]], what: str,
     live = [t for t in tasks if not t.done()]
     for task in live:
         task.cancel()
-    if not live:
-        return
-    _, stuck = await asyncio.wait(live, timeout=seconds)
+    stuck: set[asyncio.Task[Any]] = set()
+    if live:
+        _, stuck = await asyncio.wait(live, timeout=seconds)
     for task in stuck:
         log.error("stopping %s: task %s did not end within %.1f s of its cancellation; "
                   "left behind, waiting in:\n%s", what, task.get_name(), seconds,
                   task_stack(task))
-    for task in live:  # their failures seen (not "never retrieved" at exit)
-        if task.done() and not task.cancelled():
-            task.exception()
+        task.add_done_callback(_seen)
+    for task in tasks:  # their failures seen, those that ended before the stop too
+        if task.done():
+            _seen(task)
 
 
 class Busy(RuntimeError):
