@@ -223,3 +223,120 @@ def test_lobby_entries_are_built_again_only_when_what_they_show_changes(
     assert steps[2][0] >= 3 and steps[2][1]  # the lobby's, ana's and bo's
     assert steps[3][0] >= 3
     assert steps[4:] == [(0, False)] * 3
+
+
+def _failing_pipelines(redis: Any, fails: Any) -> None:
+    """Make ``redis``'s pipelines raise as Redis away would, while ``fails(commands)``
+    (the names of the pipeline's commands) says so."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    pipeline = redis.pipeline
+
+    def made(*args: Any, **kwargs: Any) -> Any:
+        pipe = pipeline(*args, **kwargs)
+        execute = pipe.execute
+
+        async def run(raise_on_error: bool = True) -> Any:
+            if fails([str(c[0][0]).lower() for c in pipe.command_stack]):
+                await pipe.reset()
+                raise RedisConnectionError("Redis is away")
+            return await execute(raise_on_error)
+
+        pipe.execute = run
+        return pipe
+
+    redis.pipeline = made
+
+
+def test_lobby_writes_redis_failed_are_made_again_at_the_next_renewal(
+        tmp_path: Path, redis_url: str) -> None:
+    """The outbox gave up a table's lobby writes (Redis away, or a stale connection's
+    first command once it is back): the next renewal writes them again. They were
+    never written again until what the entry shows changed: a table stayed missing
+    from the lobby after a Redis restart (seen in CI)."""
+    from rebelote.server.cluster import Cluster
+    from rebelote.server.store import Store
+    from rebelote.server.tables import TableService
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'server.sqlite'}"), seed=5,
+                           load_all=False)
+    created = service.handle("ana", {"type": "create", "preset": "classic"})
+    table = next(m["table"] for _p, m in created if m["type"] == "created")
+
+    async def scenario() -> tuple[Any, Any, Any, Any, tuple[int, int]]:
+        async def send(_player: str, _text: str) -> None:
+            pass
+
+        cluster = Cluster(service, redis_url, send, worker_id="here")
+        away = True
+        _failing_pipelines(cluster.outbox.redis, lambda _commands: away)
+        try:
+            await cluster._renew_all()  # the first: the lobby written (its own trip)
+            service.handle("bo", {"type": "join", "table": table, "seat": 2})
+            cluster._publish_lobby(table)  # queued, then given up
+            await cluster.outbox.flushed()
+            given_up = cluster.outbox._queued
+            lost = await cluster.redis.hget("rebelote:lobby", table)
+            lost_mine = await cluster.redis.hget("rebelote:mine:bo", table)
+            away = False
+            await cluster._renew_all()
+            entry = await cluster.redis.hget("rebelote:lobby", table)
+            mine = await cluster.redis.hget("rebelote:mine:bo", table)
+            cluster._publish_lobby(table)  # nothing changed since: nothing to write
+            queued = cluster.outbox._queued - given_up
+        finally:
+            await cluster.stop()
+        return lost, lost_mine, entry, mine, (given_up, queued)
+
+    lost, lost_mine, entry, mine, (given_up, queued) = asyncio.run(scenario())
+    assert '"bo"' not in str(lost) and lost_mine is None  # the outbox's writes failed
+    assert entry is not None and '"bo"' in entry  # written again
+    assert mine is not None and table in mine
+    assert given_up >= 2 and queued == 0  # the renewal wrote them in its own round trip
+
+
+def test_a_resync_redis_failed_is_made_again(tmp_path: Path, redis_url: str) -> None:
+    """Redis restarted empty: the process's liveness key is written again, then what it
+    wrote (its membership, its tables, their lobby entries). If that round trip fails,
+    the next renewal makes it: the liveness key alone was back, so it was never made."""
+    from rebelote.server.cluster import WORKERS, Cluster
+    from rebelote.server.store import Store
+    from rebelote.server.tables import TableService
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'server.sqlite'}"), seed=5,
+                           load_all=False)
+    created = service.handle("ana", {"type": "create", "preset": "classic"})
+    table = next(m["table"] for _p, m in created if m["type"] == "created")
+
+    async def scenario() -> tuple[bool, Any, bool, Any, set[str]]:
+        async def send(_player: str, _text: str) -> None:
+            pass
+
+        cluster = Cluster(service, redis_url, send, worker_id="here")
+        failing = 0
+        _failing_pipelines(cluster.redis,
+                           lambda commands: failing > 0 and "sadd" in commands)
+        try:
+            await cluster._renew_all()
+            await cluster.redis.flushall()  # Redis restarted: it kept nothing
+            failing = 1
+            try:
+                await cluster._renew_all()
+                raised = False
+            except Exception:
+                raised = True
+            alive = await cluster.redis.exists("rebelote:alive:here")
+            before = await cluster.redis.hget("rebelote:lobby", table)
+            failing = 0
+            await cluster._renew_all()
+            member = bool(await cluster.redis.sismember(WORKERS, "here"))
+            entry = await cluster.redis.hget("rebelote:lobby", table)
+            runs = {str(t) for t in await cluster.redis.smembers(cluster.tables_key("here"))}
+        finally:
+            await cluster.stop()
+        return raised and bool(alive), before, member, entry, runs
+
+    failed_after_alive, before, member, entry, runs = asyncio.run(scenario())
+    assert failed_after_alive and before is None  # the resync's round trip did fail
+    assert member and runs == {table}
+    assert entry is not None and table in entry

@@ -79,6 +79,8 @@ _RENEW = """local owner = redis.call('get', KEYS[1])
 if owner == ARGV[1] then return redis.call('expire', KEYS[1], ARGV[2]) end
 if not owner then redis.call('set', KEYS[1], ARGV[1], 'EX', ARGV[2]) return 1 end
 return 0"""
+_UNKNOWN = "\0unknown"
+"""A "my tables" entry not known to be in Redis (no entry is written as this)."""
 _DELETE_IF = """if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1]) else return 0 end"""
 # Take over tables of a dead process, in one call: KEYS[1] its set of tables, KEYS[2]
@@ -159,6 +161,10 @@ class Outbox:
         self.dropped = 0
         self._failed = 0
         """Commands given up since Redis last answered (0: it answers)."""
+        self.writes_lost = 0
+        """Lobby writes (``hset``, ``hdel``) ever given up or dropped: while it grows,
+        what Redis holds of this process's lobby entries is not what it meant to write
+        (:meth:`Cluster._renew_all` writes them all again)."""
 
     def publish(self, channel: str, text: str) -> None:
         self._put("publish", channel, text)
@@ -172,6 +178,8 @@ class Outbox:
     def _put(self, command: str, *args: Any) -> None:
         if len(self._queue) >= OUTBOX_MAX:
             self.dropped += 1
+            if command != "publish":
+                self.writes_lost += 1
             if self.dropped % 10_000 == 1:
                 log.warning("redis too slow: %d write(s) dropped so far", self.dropped)
             return
@@ -199,6 +207,7 @@ class Outbox:
                                 "to other processes until it is back",
                                 exc.__class__.__name__)
                 self._failed += len(batch)
+                self.writes_lost += sum(command != "publish" for command, _args in batch)
             finally:
                 self._sent += len(batch)
                 self._wake()
@@ -289,9 +298,14 @@ class Cluster:
         """What this process last wrote to the lobby for each of its tables (None: not
         listed), and its entry without the fields that move (what makes news)."""
         self._mine: dict[str, dict[str, str | None]] = {}
+        """What this process last wrote to each seated player's "my tables", by table."""
         self._lobby_keys: dict[str, tuple[Any, ...]] = {}
         """What each table's lobby entries were last written from (:meth:`_lobby_key`)."""
-        """What this process last wrote to each seated player's "my tables", by table."""
+        self._resync_due = False
+        """Redis lost what this process wrote (its liveness key was gone) and it is not
+        yet all written again (:meth:`_resync`)."""
+        self._writes_lost_seen = 0
+        """The outbox's :attr:`Outbox.writes_lost` when the lobby was last written whole."""
         self._push: asyncio.Task[None] | None = None
         self._presence_due: set[str] = set()
         """Players with presence news not yet looked at (:meth:`_presence`)."""
@@ -423,6 +437,8 @@ class Cluster:
             # Our liveness key is gone: Redis lost its memory (or we were away longer
             # than the owner timeout). Tell it again who is here and what we run.
             await self.redis.set(alive, 1, ex=self.ttl)
+            self._resync_due = True  # (until it is done: a failure in it is tried again)
+        if self._resync_due or self.outbox.writes_lost != self._writes_lost_seen:
             await self._resync()
         pipe = self.redis.pipeline(transaction=False)
         tables = list(self.service.tables)
@@ -443,7 +459,13 @@ class Cluster:
 
     async def _resync(self) -> None:
         """Presence of this process's players and the lobby entries of its tables,
-        written again (after Redis lost them)."""
+        written again, in one round trip: after Redis lost them (restarted empty), or
+        after the outbox gave up lobby writes (Redis away, or a stale connection's
+        first command after it came back). Until that round trip succeeds, it is tried
+        again at each renewal; what the lobby shows was otherwise never written again
+        until the table's entry changed (a test saw a table missing from the lobby
+        after a Redis restart)."""
+        writes_lost = self.outbox.writes_lost
         pipe = self.redis.pipeline(transaction=False)
         for player, count in self.local_sockets.items():
             pipe.hset(f"{PREFIX}online:{player}", self.id, count)
@@ -451,14 +473,28 @@ class Cluster:
         pipe.sadd(WORKERS, self.id)
         if self.service.tables:
             pipe.sadd(self.tables_key(self.id), *self.service.tables)
-        await pipe.execute()
-        self._lobby.clear()
-        self._lobby_keys.clear()
-        self._mine.clear()
+        self._forget_lobby()
         for table in list(self.service.tables):
-            self._publish_lobby(table)
+            self._publish_lobby(table, pipe)
+        pipe.publish(LOBBY_NEWS, "")  # every process pushes its lobby, this one too
+        try:
+            await pipe.execute()
+        except BaseException:
+            self._forget_lobby()  # not known to be written: all of it again next time
+            raise
+        self._resync_due = False
+        self._writes_lost_seen = writes_lost
         log.info("presence and lobby written again to redis (%d players, %d tables)",
                  len(self.local_sockets), len(self.service.tables))
+
+    def _forget_lobby(self) -> None:
+        """Not knowing what Redis holds of this process's lobby entries: each is
+        written again (or taken out) at the table's next :meth:`_publish_lobby`,
+        the "my tables" entries of players seated there before too."""
+        self._lobby.clear()
+        self._lobby_keys.clear()
+        self._mine = {t: dict.fromkeys(known, _UNKNOWN) for t, known in self._mine.items()
+                      if t in self.service.tables}
 
     def _forget_all(self, why: str) -> None:
         """The database refused a commit: forget every table run here (their state in
