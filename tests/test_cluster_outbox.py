@@ -15,6 +15,29 @@ from rebelote.server.cluster import OUTBOX_BATCH, Outbox
 from tests.servers import free_port
 
 
+def _failing_pipelines(redis: Any, fails: Any) -> None:
+    """Make ``redis``'s pipelines raise as Redis away would, while ``fails(commands)``
+    (the pipeline's commands, each its arguments: name, key, ...) says so."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    pipeline = redis.pipeline
+
+    def made(*args: Any, **kwargs: Any) -> Any:
+        pipe = pipeline(*args, **kwargs)
+        execute = pipe.execute
+
+        async def run(raise_on_error: bool = True) -> Any:
+            if fails([c[0] for c in pipe.command_stack]):
+                await pipe.reset()
+                raise RedisConnectionError("Redis is away")
+            return await execute(raise_on_error)
+
+        pipe.execute = run
+        return pipe
+
+    redis.pipeline = made
+
+
 def test_writes_arrive_in_order_and_are_read_back_once_flushed(redis_url: str) -> None:
     count = 2 * OUTBOX_BATCH + 7  # more than one round trip
 
@@ -78,8 +101,6 @@ def test_presence_is_written_together_and_again_once_redis_is_back(
     (a player whose only socket closed is not online here); a write Redis failed is
     made again once it answers (else he stays online there for good, and no stand-in
     ever plays for him), and the closing itself raises nothing."""
-    from redis.exceptions import ConnectionError as RedisConnectionError
-
     from rebelote.server import cluster as module
     from rebelote.server.cluster import Cluster
     from rebelote.server.store import Store
@@ -94,27 +115,16 @@ def test_presence_is_written_together_and_again_once_redis_is_back(
 
         cluster = Cluster(service, redis_url, send, worker_id="here")
         await cluster.start()
-        pipeline = cluster.redis.pipeline
         trips = 0
         failing = False
 
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            pipe = pipeline(*args, **kwargs)
-            execute = pipe.execute
+        def counted(commands: list[tuple[Any, ...]]) -> bool:
+            nonlocal trips
+            writes = [c for c in commands if str(c[1]).startswith("rebelote:online:")]
+            trips += bool(writes)  # the presence writer's (not the listener's reads)
+            return failing and bool(writes)
 
-            async def run(raise_on_error: bool = True) -> Any:
-                nonlocal trips
-                writes = [c for c in pipe.command_stack
-                          if str(c[0][1]).startswith("rebelote:online:")]
-                trips += bool(writes)  # the presence writer's (not the listener's reads)
-                if failing and writes:
-                    raise RedisConnectionError("Redis is away")
-                return await execute(raise_on_error)
-
-            pipe.execute = run  # type: ignore[method-assign]
-            return pipe
-
-        cluster.redis.pipeline = counted  # type: ignore[method-assign]
+        _failing_pipelines(cluster.redis, counted)
         try:
             # Opened together (as after a takeover) and one closed again.
             many = [f"p{i}" for i in range(60)]
@@ -225,29 +235,6 @@ def test_lobby_entries_are_built_again_only_when_what_they_show_changes(
     assert steps[4:] == [(0, False)] * 3
 
 
-def _failing_pipelines(redis: Any, fails: Any) -> None:
-    """Make ``redis``'s pipelines raise as Redis away would, while ``fails(commands)``
-    (the names of the pipeline's commands) says so."""
-    from redis.exceptions import ConnectionError as RedisConnectionError
-
-    pipeline = redis.pipeline
-
-    def made(*args: Any, **kwargs: Any) -> Any:
-        pipe = pipeline(*args, **kwargs)
-        execute = pipe.execute
-
-        async def run(raise_on_error: bool = True) -> Any:
-            if fails([str(c[0][0]).lower() for c in pipe.command_stack]):
-                await pipe.reset()
-                raise RedisConnectionError("Redis is away")
-            return await execute(raise_on_error)
-
-        pipe.execute = run
-        return pipe
-
-    redis.pipeline = made
-
-
 def test_lobby_writes_redis_failed_are_made_again_at_the_next_renewal(
         tmp_path: Path, redis_url: str) -> None:
     """The outbox gave up a table's lobby writes (Redis away, or a stale connection's
@@ -315,7 +302,8 @@ def test_a_resync_redis_failed_is_made_again(tmp_path: Path, redis_url: str) -> 
         cluster = Cluster(service, redis_url, send, worker_id="here")
         failing = 0
         _failing_pipelines(cluster.redis,
-                           lambda commands: failing > 0 and "sadd" in commands)
+                           lambda commands: failing > 0
+                           and any(str(c[0]).lower() == "sadd" for c in commands))
         try:
             await cluster._renew_all()
             await cluster.redis.flushall()  # Redis restarted: it kept nothing

@@ -504,9 +504,7 @@ class Cluster:
                   "next message", why, len(self.service.tables))
         for table in list(self.service.tables):
             self.service.drop(table)
-        self._lobby.clear()
-        self._lobby_keys.clear()
-        self._mine.clear()
+        self._forget_lobby()  # (no table run here now: nothing of "my tables" kept)
         self._owners.clear()
 
     # -- sockets --------------------------------------------------------------------------
