@@ -14,6 +14,7 @@ import pytest
 
 from rebelote.server.store import Store
 from rebelote.server.tables import TableService
+from tests.test_server_summary import counted_once_despite_a_race
 from tests.test_server_tables import without_presence
 
 BASE = os.environ.get("REBELOTE_TEST_POSTGRES_URL")
@@ -55,3 +56,10 @@ def test_tables_on_postgresql_survive_a_restart(postgres_url: str) -> None:
         without_presence(first.handle("ana", {"type": "sync", "table": table}))
     first.store.engine.dispose()
     again.store.engine.dispose()
+
+
+def test_statistics_counted_once_by_two_processes_on_postgresql(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The summaries' markers, moved by one statement for many tables, tell a count
+    that raced another process's on PostgreSQL too (its row count, READ COMMITTED)."""
+    counted_once_despite_a_race(postgres_url, monkeypatch)

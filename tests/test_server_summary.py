@@ -249,3 +249,46 @@ def test_many_tables_are_counted_in_one_transaction(tmp_path: Path,
     with fresh.store.engine.connect() as conn:
         counted = {row[0] for row in conn.exec_driver_sql("SELECT table_id FROM table_stats")}
     assert counted == {t for t in fresh.tables if t != broken.id}
+
+
+def test_a_table_counted_by_another_process_meanwhile_is_counted_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes count the same tables: the second read the markers, then the first
+    counted them all before the second moved them. Each table's sums are added once
+    (the second's batch, told by its update's row count, is counted again table by
+    table, and finds nothing left to count)."""
+    counted_once_despite_a_race(f"sqlite:///{tmp_path / 'r.sqlite'}", monkeypatch)
+
+
+def counted_once_despite_a_race(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race above on the store at ``url`` (also run on PostgreSQL)."""
+    rng = random.Random()
+    first = TableService(Store(url), seed=rng.randrange(1 << 30))
+    _play(first, rng, tables=3, moves=20, target=1000)
+    first.summaries.update(first.tables.values())  # every table has its marker row
+    monkeypatch.setattr(Summaries, "later", lambda self, tables: None)  # not counted
+    for table in list(first.tables.values()):
+        players = [w["player"] for w in table.seats if "player" in w]
+        for _ in range(400):
+            for player in players:
+                state = first.handle(player, {"type": "sync", "table": table.id})[0][1]
+                if state.get("winner") is None and state.get("turn") == state["seat"]:
+                    first.handle(player, {"type": "act", "table": table.id,
+                                          "action": rng.choice(state["legal"])})
+    monkeypatch.undo()
+    second = Summaries(Store(url, migrate=False))  # another process, the same tables
+    raced: list[str] = []
+
+    def first_counts_meanwhile(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.startswith("UPDATE table_stats") and not raced:
+            raced.append(statement)
+            first.summaries.update(first.tables.values())
+
+    event.listen(second.store.engine, "before_cursor_execute", first_counts_meanwhile)
+    second.update(first.tables.values())
+    event.remove(second.store.engine, "before_cursor_execute", first_counts_meanwhile)
+    assert raced  # the second did try to move the markers the first moved
+    _same_as_recomputed(first)
+    assert second._counted == first.summaries._counted  # it knows what the first did
+    first.store.engine.dispose()
+    second.store.engine.dispose()
