@@ -30,12 +30,18 @@ def _play(service: TableService, rng: random.Random, tables: int, moves: int,
         table = out[0][1]["table"]
         service.handle(b, {"type": "join", "table": table, "seat": 2})
         service.handle(a, {"type": "bots", "table": table, "level": "random"})
-        for _ in range(moves):
-            for player in (a, b):
-                state = service.handle(player, {"type": "sync", "table": table})[0][1]
-                if state.get("winner") is None and state.get("turn") == state["seat"]:
-                    service.handle(player, {"type": "act", "table": table,
-                                            "action": rng.choice(state["legal"])})
+        _play_on(service, rng, table, (a, b), moves)
+
+
+def _play_on(service: TableService, rng: random.Random, table: str,
+             players: tuple[str, ...], moves: int) -> None:
+    """Up to ``moves`` rounds of random legal actions by ``players`` at ``table``."""
+    for _ in range(moves):
+        for player in players:
+            state = service.handle(player, {"type": "sync", "table": table})[0][1]
+            if state.get("winner") is None and state.get("turn") == state["seat"]:
+                service.handle(player, {"type": "act", "table": table,
+                                        "action": rng.choice(state["legal"])})
 
 
 def _same_as_recomputed(service: TableService) -> None:
@@ -268,13 +274,8 @@ def counted_once_despite_a_race(url: str, monkeypatch: pytest.MonkeyPatch) -> No
     first.summaries.update(first.tables.values())  # every table has its marker row
     monkeypatch.setattr(Summaries, "later", lambda self, tables: None)  # not counted
     for table in list(first.tables.values()):
-        players = [w["player"] for w in table.seats if "player" in w]
-        for _ in range(400):
-            for player in players:
-                state = first.handle(player, {"type": "sync", "table": table.id})[0][1]
-                if state.get("winner") is None and state.get("turn") == state["seat"]:
-                    first.handle(player, {"type": "act", "table": table.id,
-                                          "action": rng.choice(state["legal"])})
+        players = tuple(w["player"] for w in table.seats if "player" in w)
+        _play_on(first, rng, table.id, players, 400)
     monkeypatch.undo()
     second = Summaries(Store(url, migrate=False))  # another process, the same tables
     raced: list[str] = []

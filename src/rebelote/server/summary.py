@@ -371,8 +371,7 @@ class Summaries:
             select(ratings.c.player, ratings.c.mu, ratings.c.sigma, ratings.c.ordinal,
                    ratings.c.games).where(ratings.c.player.in_(names))
             .order_by(ratings.c.player).with_for_update())}
-        new_names = {n for n in names if n not in found}
-        rows: dict[str, list[Any]] = dict(found)
+        rows: dict[str, list[Any]] = dict(found)  # mu, sigma, ordinal, games
         for teams in games:
             rated = [[model.create_rating([rows[n][0], rows[n][1]], name=n)
                       if n in rows else model.rating(name=n) for n in team]
@@ -382,19 +381,18 @@ class Summaries:
                     assert r.name is not None
                     games_before = rows[r.name][3] if r.name in rows else 0
                     rows[r.name] = [r.mu, r.sigma, r.ordinal(), games_before + 1]
-        values = [{"b_player": n, "b_mu": v[0], "b_sigma": v[1], "b_ordinal": v[2],
-                   "b_games": v[3]} for n, v in sorted(rows.items())]
-        if new_names:
+        unrated = sorted(rows.keys() - found.keys())
+        if unrated:
             conn.execute(insert(ratings), [
-                {"player": v["b_player"], "mu": v["b_mu"], "sigma": v["b_sigma"],
-                 "ordinal": v["b_ordinal"], "games": v["b_games"]}
-                for v in values if v["b_player"] in new_names])
+                {"player": n, "mu": rows[n][0], "sigma": rows[n][1], "ordinal": rows[n][2],
+                 "games": rows[n][3]} for n in unrated])
         if found:
             conn.execute(
                 update(ratings).where(ratings.c.player == bindparam("b_player"))
                 .values(mu=bindparam("b_mu"), sigma=bindparam("b_sigma"),
                         ordinal=bindparam("b_ordinal"), games=bindparam("b_games")),
-                [v for v in values if v["b_player"] in found])
+                [{"b_player": n, "b_mu": rows[n][0], "b_sigma": rows[n][1],
+                  "b_ordinal": rows[n][2], "b_games": rows[n][3]} for n in sorted(found)])
 
     # -- reading --------------------------------------------------------------------------
 
