@@ -677,12 +677,16 @@ class TableService:
         return [self.tables[t] for t in dict.fromkeys(t for t, *_ in batch) if t in self.tables]
 
     def store_batch(self, batch: list[tuple[str, int, str, dict[str, Any]]],
-                    tables: list[Table]) -> None:
+                    tables: list[Table], stored: Callable[[], None] | None = None) -> None:
         """Write a batch in one transaction, then count what its tables finished in the
         summary tables (soon: :meth:`Summaries.later`): the web server runs it in its
         writer thread, off the event loop (it only reads the tables, whose finished
-        hands never change)."""
+        hands never change). ``stored`` is called between the two: the actions are
+        stored, their answers may go (a count took 3.8 ms on average, 14 ms at p90,
+        under load, and answers waited for it)."""
         self.store.append(batch)
+        if stored is not None:
+            stored()
         self.summaries.later(tables)
 
     def statistics_waiting(self) -> bool:
