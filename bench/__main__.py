@@ -181,12 +181,12 @@ def server_section(console: Console) -> None:
     table = Table(title="Web server: 200 tables (expert bots on 20, random bots on the "
                         "others), 400 connected clients, loopback, 20 s")
     for col in ("processes", "actions/s", "p50 ms", "p99 ms", "target p99", "unanswered",
-                "memory/table KB", "loops on a core / waiting %"):
+                "memory/table KB", "loops on a core / waiting %", "clients' CPU %"):
         table.add_column(col, justify="right")
     for workers, r in runs:
         label = "1" if workers == 1 else f"{workers} + Redis"
         if "error" in r:
-            table.add_row(label, f"error: {r['error']}", "", "", "", "", "", "")
+            table.add_row(label, f"error: {r['error']}", "", "", "", "", "", "", "")
             continue
         met = (r["p99_ms"] or 1e9) <= 100
         loops = " ".join(f"{run:.0f}/{wait:.0f}"
@@ -194,7 +194,8 @@ def server_section(console: Console) -> None:
         table.add_row(label, f"{r['actions_per_s']:,.0f}", _fmt(r["p50_ms"], ".0f"),
                       _fmt(r["p99_ms"], ".0f"),
                       ("≤ 100 " + ("(met)" if met else "(not met)")) if workers == 1 else "—",
-                      str(r["unanswered"]), f"{r['memory_per_table_kb']:.0f}", loops)
+                      str(r["unanswered"]), f"{r['memory_per_table_kb']:.0f}", loops,
+                      f"{r['client_cpu_percent']:.0f} ({r.get('client', 'websockets')})")
     console.print(table)
     responsiveness_section(console)
     soak_section(console)

@@ -171,6 +171,35 @@ def test_finished_hands_wait_to_be_counted_together(tmp_path: Path,
     assert _db_hands(service) != before
 
 
+def test_only_tables_that_finished_something_wait_to_be_counted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table of a batch waited to be counted, a hand finished or not: under load
+    eight tables were soon waiting and nearly every write was followed by a count (in
+    the writer thread, before the next write). Tables with nothing new do not wait, and
+    do not bring a count on."""
+    import rebelote.server.summary as summary
+
+    monkeypatch.setattr(summary, "SETTLE_S", 3600.0)
+    monkeypatch.setattr(summary, "SETTLE_TABLES", 2)
+    rng = random.Random()
+    service = TableService(Store(f"sqlite:///{tmp_path / 'f.sqlite'}"),
+                           seed=rng.randrange(1 << 30))
+    _play(service, rng, tables=3, moves=3, target=10_000)  # dealt, no hand finished yet
+    tables = [t for t in service.tables.values() if t.game is not None]
+    assert len(tables) == 3 and not any(t.game.scores for t in tables if t.game)
+    service.settle_statistics()
+    counts: list[int] = []
+    monkeypatch.setattr(service.summaries, "_update_all", lambda due: counts.append(1))
+    service.summaries.later(tables)
+    assert not service.statistics_waiting() and counts == []  # nothing to count
+    first = tables[0]  # one of them finishes a hand: it alone waits
+    _play_on(service, rng, first.id, tuple(s["player"] for s in first.seats if "player" in s),
+             60)
+    assert tables[0].game is not None and tables[0].game.scores
+    service.summaries.later(tables)
+    assert service.statistics_waiting() and counts == []  # waits: one table of two
+
+
 def test_the_server_counts_what_waits_soon_and_at_a_stop(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """After a write, the server's writer counts what waits within ``settle_after``

@@ -201,9 +201,11 @@ class Summaries:
             if not self._waiting:
                 self._settled = time.monotonic()  # the first one waits from now
             for table in tables:
+                now = (_finished_hands(table), _game_over(table))
+                if self._counted.get(table.id) == now:
+                    continue  # nothing finished since its last count
                 self._waiting[table.id] = table
-                ended = ended or (_game_over(table)
-                                  and not self._counted.get(table.id, (0, False))[1])
+                ended = ended or (now[1] and not self._counted.get(table.id, (0, False))[1])
             if (not ended and len(self._waiting) < SETTLE_TABLES
                     and time.monotonic() - self._settled < SETTLE_S):
                 return
