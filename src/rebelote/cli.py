@@ -486,7 +486,7 @@ def serve(
     ] = None,
     loop: Annotated[str | None, typer.Option(
         help="The event loop: asyncio, uvloop (if installed) or auto "
-             "[env REBELOTE_LOOP; default asyncio].")] = None,
+             "[env REBELOTE_LOOP; default auto].")] = None,
 ) -> None:
     """The web platform: lobby, tables with bots and friends, history, statistics.
     Every option can also be set by its environment variable (docs/operations.md)."""

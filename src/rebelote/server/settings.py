@@ -46,7 +46,7 @@ class Settings:
     guests_per_hour: int = 60
     name: str | None = None
     migrate: bool = True
-    loop: str = "asyncio"
+    loop: str = "auto"
 
     @property
     def folder(self) -> Path:
@@ -163,10 +163,11 @@ FIELDS: list[tuple[str, str, str, str]] = [
     ("name", "--name", "a random id", "this process's name in logs, metrics and Redis"),
     ("migrate", "--migrate/--no-migrate", "on",
      "upgrade the database schema at start (`rebelote serve --workers N` migrates once)"),
-    ("loop", "--loop", "asyncio",
-     "the event loop: Python's `asyncio`, or `uvloop` (libuv's, in C; `pip install "
-     "uvloop`; `auto`: uvloop when installed); measured alike under load (p99 and CPU "
-     "per action within noise, 2026-12-01)"),
+    ("loop", "--loop", "auto",
+     "the event loop: `uvloop` (libuv's, in C, installed with rebelote but on Windows), "
+     "Python's `asyncio`, or `auto`: uvloop when installed; under load uvloop took 6-8 % "
+     "less CPU an action and served 2-8 % more actions a second (four runs each, "
+     "2026-12-03)"),
 ]
 
 
