@@ -300,6 +300,7 @@ async def load(port: int, tables: int, seconds: float,
     return {"tables": tables, "clients": len(players), "seconds": round(elapsed, 1),
             "actions_per_s": actions / elapsed,
             "p50_ms": statistics.median(latencies) * 1e3 if latencies else None,
+            "p90_ms": latencies[int(0.9 * (answered - 1))] * 1e3 if latencies else None,
             "p99_ms": latencies[int(0.99 * (answered - 1))] * 1e3 if latencies else None,
             "unanswered": actions - answered,  # actions never answered within 5 s
             "errors": sum(p.errors for p, _ in players),

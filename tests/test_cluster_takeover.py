@@ -277,3 +277,70 @@ def test_a_stale_owner_is_taken_over_at_once_once_its_process_was_found_gone(
     assert set(ids) <= set(service.tables)
     assert stale < confirm_s / 2 and again < confirm_s / 4, (stale, again)
     assert owners == ["here"] * 3
+
+
+def test_messages_passed_on_by_another_process_do_not_wait_for_each_other(
+        tmp_path: Path, redis_url: str) -> None:
+    """The listener handled each message another process passed on before reading the
+    next, its commit included: with half the tables' players on the other process,
+    their actions took 0.5-1.3 s each under load. Now each player's are handled in
+    order in a task of their own: two players' wait for the same commit together, and
+    one player's second message waits for his first."""
+    from rebelote.server.cluster import Cluster
+
+    service = TableService(Store(f"sqlite:///{tmp_path / 'server.sqlite'}"), seed=5,
+                           load_all=False)
+    players = ["ana", "bo"]
+    tables = _classic_tables(service, players, bots=True)
+    committing: list[int] = []
+
+    async def scenario() -> list[int]:
+        gate = asyncio.Event()
+
+        async def commit() -> None:
+            committing.append(len(committing))
+            await gate.wait()
+
+        async def send(_player: str, _text: str) -> None:
+            pass
+
+        cluster = Cluster(service, redis_url, send, worker_id="here",
+                          commit=commit)
+        mine = cluster.worker_channel("here")
+
+        def passed_on(player: str, table: str) -> dict[str, Any]:
+            return {"type": "message", "channel": mine, "data": json.dumps(
+                {"player": player, "nickname": player,
+                 "message": {"type": "sync", "table": table}})}
+
+        class Subscription:
+            async def listen(self) -> Any:
+                for player, table in [("ana", tables[0]), ("ana", tables[0]),
+                                      ("bo", tables[1])]:
+                    yield passed_on(player, table)
+                await asyncio.Event().wait()  # subscribed on
+
+        cluster._pubsub = Subscription()
+        listening = asyncio.create_task(cluster._listen_once())
+        try:
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+            held = list(committing)  # while the first commit is held
+            gate.set()
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if len(committing) == 3:
+                    break
+        finally:
+            listening.cancel()
+            for task in list(getattr(cluster, "_serving", {}).values()):
+                task.cancel()
+            await cluster.redis.aclose()
+            await cluster.control.aclose()
+            await cluster.outbox.redis.aclose()
+            cluster._thread_redis.close()
+        assert len(committing) == 3  # every message handled once the commit went
+        return held
+
+    held = asyncio.run(scenario())
+    assert held == [0, 1]  # Ana's first and Bo's together; Ana's second after her first

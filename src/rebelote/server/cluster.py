@@ -314,6 +314,10 @@ class Cluster:
         """Players whose sockets here opened or closed since their presence was last
         written to Redis."""
         self._presence_writer: asyncio.Task[None] | None = None
+        self._requests: dict[str, collections.deque[Any]] = {}
+        """Messages passed on by other processes, waiting to be handled, by player."""
+        self._serving: dict[str, asyncio.Task[None]] = {}
+        """The task handling each player's passed-on messages, in order."""
         self._lobby_dirty = False
         self._tasks: list[asyncio.Task[None]] = []
         self._claiming: dict[str, asyncio.Future[None]] = {}
@@ -375,7 +379,8 @@ class Cluster:
                 self._tasks.append(self._presence_task)
             if self._presence_writer is not None:
                 self._tasks.append(self._presence_writer)
-            self._tasks += [*self._reaping.values(), *self._background]
+            self._tasks += [*self._reaping.values(), *self._background,
+                            *self._serving.values()]
             await stop_tasks(self._tasks, "the cluster")
             await within(self.outbox.close(), "the outbox's last messages")
             pipe = self.redis.pipeline()
@@ -1238,9 +1243,7 @@ class Cluster:
             channel, data = item["channel"], item["data"]
             try:
                 if channel == mine:
-                    request = json.loads(data)
-                    await self.receive(request["player"], request["nickname"],
-                                       request["message"])
+                    self._passed_on(json.loads(data))
                 elif channel == f"{PREFIX}presence":
                     self._presence_news(data)
                 elif channel == LOBBY_NEWS:
@@ -1256,6 +1259,33 @@ class Cluster:
                         await self.send_local(player, text)
             except Exception:  # one bad message must not stop the listener
                 log.exception("cluster message on %s dropped", channel)
+
+
+    def _passed_on(self, request: dict[str, Any]) -> None:
+        """A message another process passed on: handled in a task of its player's, in
+        the order they came. Handled in the listener itself, each waited for its commit
+        before the listener read the next: with half the tables' players on the other
+        process, their actions took 0.5-1.3 s each (``bench.server_load 200 20 2``: p99
+        0.9-1.3 s, p50 30 ms)."""
+        player = request["player"]
+        self._requests.setdefault(player, collections.deque()).append(request)
+        if player not in self._serving:
+            self._serving[player] = asyncio.create_task(self._serve(player))
+
+    async def _serve(self, player: str) -> None:
+        queue = self._requests[player]
+        try:
+            while queue:
+                request = queue.popleft()
+                try:
+                    await self.receive(request["player"], request["nickname"],
+                                       request["message"])
+                except Exception:  # one bad message must not stop the others
+                    log.exception("a message passed on for %s dropped", player)
+        finally:
+            del self._serving[player]
+            if not queue:
+                self._requests.pop(player, None)
 
 
 def _open(entries: list[Message]) -> list[Message]:
