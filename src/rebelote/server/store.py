@@ -248,7 +248,7 @@ class Store:
         """Commit actions (table, seq, kind, payload) in one transaction, before anyone
         hears of them."""
         now = self._stamp(datetime.now(UTC))
-        # orjson: the writer thread held the GIL the event loop needs 4 µs a row in json
+        # orjson: 0.2 µs a small payload, json 1.9, time the writer holds the loop's GIL
         rows: list[Any] = [(table_id, seq, kind, dumps(payload), now)
                            for table_id, seq, kind, payload in actions]
         if self._insert_order is None:  # parameters by name
