@@ -42,14 +42,43 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
-class Player:
-    def __init__(self, ws: ClientConnection, rng: random.Random) -> None:
-        self.ws = ws
+class Seat:
+    """What both kinds of client do with a message, their sockets apart: count errors,
+    time the answer to the last action, choose the next."""
+
+    def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.sent_at: float | None = None
         self.latencies: list[float] = []
         self.actions = 0
         self.errors = 0
+
+    def answer(self, raw: bytes | str, table: str, deadline: float) -> tuple[bool, str | None]:
+        """(whether the game is over for this player, the action to send, if any)."""
+        message: dict[str, Any] = orjson.loads(raw)
+        if message["type"] == "error":
+            self.errors += 1
+            return False, None
+        if message["type"] != "state":
+            return False, None
+        if self.sent_at is not None:
+            self.latencies.append(time.perf_counter() - self.sent_at)
+            self.sent_at = None
+        if message.get("winner") is not None:
+            return True, None
+        if (time.perf_counter() < deadline and message.get("turn") == message.get("seat")
+                and message.get("legal")):
+            self.sent_at = time.perf_counter()
+            self.actions += 1
+            return False, json.dumps({"type": "act", "table": table,
+                                      "action": self.rng.choice(message["legal"])})
+        return False, None
+
+
+class Player(Seat):
+    def __init__(self, ws: ClientConnection, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.ws = ws
 
     async def run(self, table: str, deadline: float) -> None:
         while True:
@@ -68,23 +97,11 @@ class Player:
                 self.latencies.append(time.perf_counter() - self.sent_at)
                 self.sent_at = None
                 return
-            message: dict[str, Any] = orjson.loads(raw)
-            if message["type"] == "error":
-                self.errors += 1
-                continue
-            if message["type"] != "state":
-                continue
-            if self.sent_at is not None:
-                self.latencies.append(time.perf_counter() - self.sent_at)
-                self.sent_at = None
-            if message.get("winner") is not None:
+            over, action = self.answer(raw, table, deadline)
+            if over:
                 return
-            if (time.perf_counter() < deadline and message.get("turn") == message.get("seat")
-                    and message.get("legal")):
-                self.sent_at = time.perf_counter()
-                self.actions += 1
-                await self.ws.send(json.dumps({"type": "act", "table": table,
-                                               "action": self.rng.choice(message["legal"])}))
+            if action is not None:
+                await self.ws.send(action)
 
 
 class LightConnection(picows.WSListener):
@@ -126,19 +143,15 @@ async def light_connect(url: str, cookie: str) -> LightConnection:
     return listener
 
 
-class LightPlayer:
+class LightPlayer(Seat):
     """:class:`Player` on picows (its frames parsed in C, each message handled in the
     connection's callback, no task per message): the load generator's own share of the
     machine's two cores, taken from the server, is what it costs."""
 
     def __init__(self, ws: LightConnection, rng: random.Random) -> None:
+        super().__init__(rng)
         self.ws = ws
         ws.player = self
-        self.rng = rng
-        self.sent_at: float | None = None
-        self.latencies: list[float] = []
-        self.actions = 0
-        self.errors = 0
         self.table = ""
         self.deadline: float | None = None
         self.done: asyncio.Future[None] | None = None
@@ -165,25 +178,11 @@ class LightPlayer:
     def received(self, raw: bytes) -> None:
         if self.done is None or self.done.done() or self.deadline is None:
             return
-        message: dict[str, Any] = orjson.loads(raw)
-        if message["type"] == "error":
-            self.errors += 1
-            return
-        if message["type"] != "state":
-            return
-        now = time.perf_counter()
-        if self.sent_at is not None:
-            self.latencies.append(now - self.sent_at)
-            self.sent_at = None
-        if now >= self.deadline or message.get("winner") is not None:
+        over, action = self.answer(raw, self.table, self.deadline)
+        if action is not None:
+            self.ws.transport.send(picows.WSMsgType.TEXT, action.encode())
+        elif over or (self.sent_at is None and time.perf_counter() >= self.deadline):
             self._finish()
-            return
-        if message.get("turn") == message.get("seat") and message.get("legal"):
-            self.sent_at = time.perf_counter()
-            self.actions += 1
-            self.ws.transport.send(picows.WSMsgType.TEXT, orjson.dumps(
-                {"type": "act", "table": self.table,
-                 "action": self.rng.choice(message["legal"])}))
 
 
 def server_histogram(port: int, family: str = "rebelote_answer_seconds",

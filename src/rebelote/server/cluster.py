@@ -1260,7 +1260,6 @@ class Cluster:
             except Exception:  # one bad message must not stop the listener
                 log.exception("cluster message on %s dropped", channel)
 
-
     def _passed_on(self, request: dict[str, Any]) -> None:
         """A message another process passed on: handled in a task of its player's, in
         the order they came. Handled in the listener itself, each waited for its commit
