@@ -246,6 +246,24 @@ def test_cheap_views_say_what_the_state_says_and_never_change(rules: Rules) -> N
                 1 << c for c in (view.trick.cards if view.trick else ()))
 
 
+def test_views_at_the_same_point_share_what_every_seat_sees() -> None:
+    """What is public (the calls, the tricks, the trick on the table, the belotes) is
+    built once for all the views made at the same point of the hand: a server builds a
+    view per listener at every action."""
+    game = Game(Rules.classic(), random.Random(4))
+    hand = game.current
+    assert hand is not None
+    rng = random.Random(5)
+    while not hand.is_over:
+        a, b = game.view(0), game.view(2)
+        assert a.calls is b.calls and a.tricks is b.tricks and a.trick is b.trick
+        assert a.belote_said is b.belote_said
+        game.apply(rng.choice(hand.legal_actions()))
+        if hand.is_over:
+            break
+        assert game.view(1).tricks == a.tricks or len(game.view(1).tricks) == len(a.tricks) + 1
+
+
 def test_views_are_immutable_and_compare_by_value() -> None:
     h = HandState.new(Rules.classic(), 0, random.Random(2))
     v = h.view(1)

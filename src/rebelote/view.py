@@ -55,15 +55,19 @@ class Trick:
 
 _TEAMS: Final = {n: teams(n) for n in (2, 3, 4)}
 _NOT_SCORED: Final[tuple[int | None, tuple[int, int]]] = (None, (0, 0))
+_UNSET: Final[Any] = object()
+"""What a view's built-on-first-read attributes hold until read (a slot never set
+raised AttributeError at each first read: 0.5-1 µs each, several per view)."""
 
 
 class _Table:
     """What every view of one hand shares: the hand's constants and its growing
     public records (lists that only grow; each view keeps its own lengths)."""
 
-    __slots__ = ("announced", "belote", "calls", "contracts", "dealer", "face_up",
-                 "first_hand", "hand_number", "leaders", "played", "players", "reserve",
-                 "retourne", "rules", "scored", "totals", "winners")
+    __slots__ = ("announced", "belote", "belote_at", "calls", "calls_at", "contracts",
+                 "dealer", "face_up", "first_hand", "hand_number", "leaders", "played",
+                 "players", "reserve", "retourne", "rules", "scored", "totals", "trick_at",
+                 "tricks_at", "winners")
 
     def __init__(self, rules: Rules, dealer: int, first_hand: int, players: int,
                  retourne: Card, totals: tuple[int, ...], reserve: int, hand_number: int,
@@ -90,6 +94,16 @@ class _Table:
         """The announcements' winner and points, once trick 1 is over."""
         self.announced: list[list[Announcement]] = []
         """The hand's list of each seat's declared announcements (filled in trick 1)."""
+        # What every seat sees alike, built once for all the views at the same point
+        # (a server's broadcast makes a view per listener at each action).
+        self.calls_at: dict[int, tuple[int, ...]] = {}
+        """The calls, by number of calls."""
+        self.tricks_at: dict[int, tuple[Trick, ...]] = {}
+        """The completed tricks, by number of them."""
+        self.trick_at: dict[int, Trick | None] = {}
+        """The trick on the table, by number of cards played."""
+        self.belote_at: dict[int, tuple[tuple[int, str, Card], ...]] = {}
+        """The belote events, by number of cards played."""
 
 
 def _field(name: str, doc: str) -> Any:
@@ -216,9 +230,8 @@ class SeatView:
         """Card points won so far by each side, the dix de der included once the last
         trick is won (raw: tout atout 'scaled' counts trump values; three players: the
         taker's side 0, the defense 1)."""
-        try:
-            return self._card_points
-        except AttributeError:
+        result = self._card_points
+        if result is _UNSET:
             t = self._table_
             n = t.players
             points = [0, 0]
@@ -229,7 +242,7 @@ class SeatView:
                 points[side_of(trick.winner, n, self.taker)] += trick_points(
                     trick.cards, kind, t.rules.all_trump_points, i == last)
             result = self._card_points = (points[0], points[1])
-            return result
+        return result
 
     @property
     def taker(self) -> int:
@@ -292,59 +305,69 @@ class SeatView:
     @property
     def calls(self) -> tuple[int, ...]:
         """Every call of the auction so far, in order from first hand."""
-        try:
-            return self._calls
-        except AttributeError:
-            calls = self._calls = tuple(self._table_.calls[:self._n_calls])
-            return calls
+        calls = self._calls
+        if calls is _UNSET:
+            t, n = self._table_, self._n_calls
+            built = t.calls_at.get(n)
+            if built is None:
+                built = t.calls_at[n] = tuple(t.calls[:n])
+            calls = self._calls = built
+        return calls
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks, in order, each with its winner."""
-        try:
-            return self._tricks
-        except AttributeError:
+        tricks = self._tricks
+        if tricks is _UNSET:
             t = self._table_
             n = t.players
-            played, leaders, winners = t.played, t.leaders, t.winners
-            tricks = self._tricks = tuple(
-                Trick(leaders[i], tuple(played[n * i:n * i + n]), winners[i])
-                for i in range(self._n_played // n))
-            return tricks
+            done = self._n_played // n
+            built = t.tricks_at.get(done)
+            if built is None:
+                played, leaders, winners = t.played, t.leaders, t.winners
+                built = t.tricks_at[done] = tuple(
+                    Trick(leaders[i], tuple(played[n * i:n * i + n]), winners[i])
+                    for i in range(done))
+            tricks = self._tricks = built
+        return tricks
 
     @property
     def trick(self) -> Trick | None:
         """The trick on the table (its cards so far), None between tricks."""
-        try:
-            return self._trick
-        except AttributeError:
-            t = self._table_
-            done = self._n_played // t.players
-            start = done * t.players
-            trick = None
-            if self._n_played > start:
-                trick = Trick(t.leaders[done], tuple(t.played[start:self._n_played]))
+        trick = self._trick
+        if trick is _UNSET:
+            t, played = self._table_, self._n_played
+            if played in t.trick_at:
+                trick = t.trick_at[played]
+            else:
+                done = played // t.players
+                start = done * t.players
+                trick = None
+                if played > start:
+                    trick = Trick(t.leaders[done], tuple(t.played[start:played]))
+                t.trick_at[played] = trick
             self._trick = trick
-            return trick
+        return trick
 
     @property
     def belote_said(self) -> tuple[tuple[int, str, Card], ...]:
         """The belote events so far: (seat, ``belote`` | ``rebelote``, the card)."""
-        try:
-            return self._belote_said
-        except AttributeError:
-            t = self._table_  # each belote is said with a card: those played by then
-            played = set(t.played[:self._n_played])
-            said = self._belote_said = tuple(e for e in t.belote if e[2] in played)
-            return said
+        said = self._belote_said
+        if said is _UNSET:
+            t, n = self._table_, self._n_played  # each belote is said with a card
+            built = t.belote_at.get(n)
+            if built is None:
+                played = set(t.played[:n])
+                built = t.belote_at[n] = tuple(e for e in t.belote if e[2] in played)
+            said = self._belote_said = built
+        return said
 
     @property
     def announcements(self) -> tuple[PublicAnnouncement, ...]:
         """Every announcement declared: kind and points for all, the cards for their
         owner and, once trick 1 is over, for the team whose announcements scored."""
-        try:
-            return self._announcements
-        except AttributeError:
+        anns = self._announcements
+        if anns is _UNSET:
             winner = self._scored[0]
             out = []
             for s, declared in enumerate(self._announced):
@@ -353,20 +376,19 @@ class SeatView:
                     out.append(PublicAnnouncement(s, a.kind, a.points,
                                                   a.cards if visible else None))
             anns = self._announcements = tuple(out)
-            return anns
+        return anns
 
     @property
     def announcement_seats(self) -> tuple[int, ...]:
         """The seats whose announcements scored, once trick 1 is over."""
-        try:
-            return self._seats_scored
-        except AttributeError:
+        seats = self._seats_scored
+        if seats is _UNSET:
             winner, points = self._scored
-            seats: tuple[int, ...] = ()
+            seats = ()
             if winner is not None and max(points):
                 seats = tuple(s for s in (winner, winner + 2) if self._announced[s])
             self._seats_scored = seats
-            return seats
+        return seats
 
     @property
     def teams(self) -> tuple[int, ...]:
@@ -445,6 +467,8 @@ def make_view(state: HandState, seat: int, totals: tuple[int, ...] = (0, 0),
     v._hand = state.hands[seat] if seat >= 0 else 0
     v._n_played = played = len(state.played)
     v._n_calls = n_calls = len(state.calls)
+    v._calls = v._tricks = v._trick = v._announcements = v._belote_said = _UNSET
+    v._seats_scored = v._card_points = _UNSET
     if phase == PLAY:
         v._legal_actions = cards_tuple(state.legal_cards()) if turn == seat else ()
         if played <= n:  # trick 1: the announcements' comparison comes at its end

@@ -201,7 +201,7 @@ def auction_of(v: SeatView) -> Message:
     first hand), and the contract so far (the view's ``contract_info``): bidder, value
     (None in classic), trump, the coinche multiplier, who doubled, whether final."""
     n = v.rules.players
-    said = [{"seat": (v.first_hand + i) % n, "call": action_name(call)}
+    said = [{"seat": (v.first_hand + i) % n, "call": _action_name(call)}
             for i, call in enumerate(v.calls)]
     c = v.contract_info
     contract: Message | None = None
@@ -213,6 +213,25 @@ def auction_of(v: SeatView) -> Message:
                     "redoubled_by": None if c.redoubled_by < 0 else c.redoubled_by,
                     "final": c.final}
     return {"calls": said, "contract": contract}
+
+
+@functools.lru_cache(maxsize=512)
+def _action_name(action: int) -> str:
+    """:func:`action_name`, kept: the names of calls and legal cards are written into
+    every state message (a few hundred distinct actions)."""
+    return action_name(action)
+
+
+_BYTE_NAMES = [[tuple(card_name(c) for c in cards_of(byte << (8 * suit)))
+                for byte in range(256)] for suit in range(4)]
+"""The names of the cards of each suit's byte of a card set: a hand's names in four
+lookups instead of a name per card."""
+
+
+def _names(mask: int) -> list[str]:
+    """The names of the cards of ``mask``, in card order (as ``cards_of``)."""
+    return [*_BYTE_NAMES[0][mask & 0xFF], *_BYTE_NAMES[1][mask >> 8 & 0xFF],
+            *_BYTE_NAMES[2][mask >> 16 & 0xFF], *_BYTE_NAMES[3][mask >> 24 & 0xFF]]
 
 
 def _tricks(v: SeatView) -> list[Message]:
@@ -269,11 +288,10 @@ def _seat_header(table: Table, seat: int) -> Message:
 def _seat_hand(v: SeatView) -> Message:
     """The fields of a playing table's state message that depend on the seat: its cards,
     what it may do, the announcements as it may see them."""
-    return {"hand": [card_name(c) for c in cards_of(v.hand)],
-            "legal": [action_name(a) for a in v.legal_actions],
+    return {"hand": _names(v.hand),
+            "legal": [_action_name(a) for a in v.legal_actions],
             "announcements": [{"seat": a.seat, "kind": a.kind, "points": a.points,
-                               "cards": None if a.cards is None else
-                               [card_name(c) for c in cards_of(a.cards)]}
+                               "cards": None if a.cards is None else _names(a.cards)}
                               for a in v.announcements]}
 
 
@@ -288,7 +306,8 @@ def view_messages(table: Table, seats: list[int], names: dict[str, str] | None =
     game = table.game
     playing = game is not None and game.current is not None
     for seat in seats[1:]:
-        message = {k: v for k, v in first.items() if k != "invite"}
+        message = first.copy()
+        message.pop("invite", None)
         message.update(_seat_header(table, seat))
         if playing:
             assert game is not None
@@ -302,6 +321,7 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
     """What ``seat`` (-1: a spectator) may see of ``table``, as a JSON-ready object;
     ``names`` gives players' display names, ``now`` the clock (for the turn timer)."""
     rules = table.rules
+    shown = table.shown
     out: Message = {"type": "state", "table": table.id,
                     "preset": rules.preset, "players": rules.players,
                     "direction": rules.direction, "game": rules.game,
@@ -320,11 +340,14 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
         out["phase"] = "waiting"
         return out
     v: SeatView = game.view(seat)
-    auction = auction_of(v)
+    if shown.get("auction_of") is not game.current or shown["auction_length"] != len(v.calls):
+        # the auction changes with its calls only, and every seat hears it alike
+        shown["auction_of"], shown["auction_length"] = game.current, len(v.calls)
+        shown["auction"] = auction_of(v)
+    auction = shown["auction"]
     last = len(game.hands) - 1  # the last finished hand (every hand before the current is)
     if last >= 0 and not game.hands[last].is_over:
         last -= 1
-    shown = table.shown
     if last >= 0 and shown.get("summary_of") is not game.hands[last]:
         shown["summary_of"], shown["summary"] = game.hands[last], hand_summary(game, last)
     if shown.get("tricks_of") is not game.current or shown["tricks_length"] != len(v.tricks):
@@ -338,8 +361,8 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
     out.update({
         "phase": v.phase, "dealer": v.dealer, "turn": v.turn, "first_hand": v.first_hand,
         "hand_number": v.hand_number,
-        "table_cards": [[card_name(c) for c in cards_of(m)] for m in v.table],
-        "calls": [action_name(a) for a in v.calls],
+        "table_cards": [_names(m) for m in v.table],
+        "calls": [_action_name(a) for a in v.calls],
         "auction": auction["calls"], "bid": auction["contract"],
         "retourne": card_name(v.retourne) if v.retourne >= 0 else None,
         "taker": v.taker if v.taker >= 0 else None,
