@@ -163,3 +163,34 @@ def test_a_slow_message_is_logged_with_what_it_awaits(caplog: pytest.LogCaptureF
     assert told[0] in caplog.text
     assert watch.slow.labels("act")._value.get() == 1
     assert watch.slow.labels("sync")._value.get() == 0
+
+
+def test_a_failing_message_is_counted_logged_and_raised(caplog: pytest.LogCaptureFixture) -> None:
+    """A handler that raises: counted as failed (not ok, no answer time), logged with its
+    traceback, raised on; its table id leaves the log context and it is no longer in
+    flight. A cancelled handler is neither."""
+    from types import SimpleNamespace
+
+    from rebelote.server.observability import Observability
+
+    watch = Observability(Settings(), SimpleNamespace(tables={}),  # type: ignore[arg-type]
+                          SimpleNamespace(append=lambda actions: None),  # type: ignore[arg-type]
+                          lambda: 0)
+    with (caplog.at_level(logging.ERROR, logger="rebelote.server"),
+          pytest.raises(ZeroDivisionError), watch.message({"type": "act", "table": "t9"})):
+        assert table_id.get() == "t9"
+        _ = 1 / 0
+    assert table_id.get() is None and not watch._in_flight
+    assert watch.messages.labels("act", "failed")._value.get() == 1
+    assert watch.messages.labels("act", "ok")._value.get() == 0
+    assert "a act message failed" in caplog.text and "ZeroDivisionError" in caplog.text
+    with contextlib.suppress(KeyboardInterrupt), watch.message({"type": "sync"}):
+        raise KeyboardInterrupt
+    assert watch.messages.labels("sync", "failed")._value.get() == 0
+    with watch.message({"type": "sync"}):
+        pass
+    with watch.message("not an object"):
+        pass
+    assert watch.messages.labels("sync", "ok")._value.get() == 1
+    assert watch.messages.labels("other", "ok")._value.get() == 1
+    assert watch.answer.labels("sync")._sum.get() > 0 and not watch._in_flight

@@ -72,3 +72,49 @@ def test_reading_pauses_only_when_messages_pile_up() -> None:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def test_frames_go_by_the_servers_own_send_past_the_middleware() -> None:
+    """The request middleware keeps a socket's ASGI send in its scope; frames go by it
+    (not through every middleware's wrapper), with Starlette's rules kept: a socket
+    not open refuses, a client gone is a disconnect and the socket is closed for us."""
+    import pytest
+    from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+    from rebelote.server.app import send_frame
+    from rebelote.server.observability import RAW_SEND, RequestContext
+
+    seen: dict[str, Any] = {}
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        seen["scope"], seen["send"] = scope, send
+
+    async def server_send(message: Any) -> None:
+        sent.append(message)
+
+    async def nothing() -> Any:
+        return {"type": "websocket.connect"}
+
+    sent: list[Any] = []
+    asyncio.run(RequestContext(app)({"type": "websocket", "headers": []}, nothing, server_send))
+    assert seen["scope"][RAW_SEND] is server_send and seen["send"] is server_send
+
+    async def wrapped(message: Any) -> None:  # what the middleware would have given
+        raise AssertionError("a frame went through the middleware")
+
+    socket = WebSocket({"type": "websocket", "path": "/ws", "headers": [],
+                        RAW_SEND: server_send}, nothing, wrapped)
+    socket.application_state = WebSocketState.CONNECTED
+    asyncio.run(send_frame(socket, '{"type":"state"}'))
+    assert sent == [{"type": "websocket.send", "text": '{"type":"state"}'}]
+
+    async def gone(message: Any) -> None:
+        raise OSError("connection reset")
+
+    socket.scope[RAW_SEND] = gone
+    with pytest.raises(WebSocketDisconnect):
+        asyncio.run(send_frame(socket, "{}"))
+    assert socket.application_state == WebSocketState.DISCONNECTED
+    with pytest.raises(RuntimeError):  # closed: Starlette's own refusal
+        asyncio.run(send_frame(socket, "{}"))
+    assert len(sent) == 1

@@ -59,7 +59,12 @@ from rebelote.i18n import LANGS, error_text
 from rebelote.rules import OPTION_NAMES, OPTIONS, PRESETS
 from rebelote.server import tables as tables_module
 from rebelote.server.names import check_name, check_password, name_key
-from rebelote.server.observability import Observability, RequestContext, configure_logging
+from rebelote.server.observability import (
+    RAW_SEND,
+    Observability,
+    RequestContext,
+    configure_logging,
+)
 from rebelote.server.offloop import (
     STOP_STEP_S,
     BotRunner,
@@ -318,6 +323,21 @@ class Guard:
         await self.app(scope, replay, with_headers)
 
 
+async def send_frame(websocket: WebSocket, text: str) -> None:
+    """A text frame on ``websocket`` by the server's own send (:data:`RAW_SEND`), with
+    Starlette's checks and errors: its ``send_text`` went through five coroutines of
+    middleware that only look at HTTP responses, at every frame of a busy server."""
+    raw = websocket.scope.get(RAW_SEND)
+    if raw is None or websocket.application_state != WebSocketState.CONNECTED:
+        await websocket.send_text(text)
+        return
+    try:
+        await raw({"type": "websocket.send", "text": text})
+    except OSError:  # the client went away (what Starlette's send does)
+        websocket.application_state = WebSocketState.DISCONNECTED
+        raise WebSocketDisconnect(code=1006) from None
+
+
 class Connections:
     """Open WebSockets by player (a player may have several tabs)."""
 
@@ -331,7 +351,7 @@ class Connections:
     async def send_text(self, player: str, text: str) -> None:
         for socket in list(self.by_player.get(player, ())):
             try:
-                await socket.send_text(text)
+                await send_frame(socket, text)
             except (RuntimeError, WebSocketDisconnect, OSError):
                 self.by_player[player].discard(socket)
 
@@ -1029,7 +1049,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def send_to(websocket: WebSocket, message: dict[str, Any]) -> None:
         with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
-            await websocket.send_text(dumps(message))
+            await send_frame(websocket, dumps(message))
 
     def error(code: str, text: str) -> dict[str, Any]:
         return {"type": "error", "code": code, "message": text}
