@@ -78,7 +78,7 @@ from rebelote.server.settings import Settings
 from rebelote.server.store import Store
 from rebelote.server.summary import SETTLE_S
 from rebelote.server.tables import TABLE_FIXED_OPTIONS, ServiceError, StorageFailure, TableService
-from rebelote.server.wire import JSONResponse, dumps
+from rebelote.server.wire import JSONResponse, encoded, text_of
 
 if TYPE_CHECKING:
     from rebelote.server.cluster import Cluster
@@ -346,7 +346,7 @@ class Connections:
         self.session_of: dict[WebSocket, str] = {}
 
     async def send(self, player: str, message: dict[str, Any]) -> None:
-        await self.send_text(player, dumps(message))
+        await self.send_text(player, text_of(message))
 
     async def send_text(self, player: str, text: str) -> None:
         for socket in list(self.by_player.get(player, ())):
@@ -754,7 +754,10 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             await connections.send(recipient, answer)
 
     group = GroupCommit(service, deliver, watch)
-    bots = BotRunner(service, work, group.flush, deliver)
+    # One process: the messages written as soon as made, not kept as trees of objects
+    # while their write is waited for (:class:`Encoded`); a cluster publishes them.
+    bots = BotRunner(service, work, group.flush, deliver,
+                     prepare=encoded if redis_url is None else None)
     if redis_url is not None:
         from rebelote.server.cluster import Cluster  # needs rebelote[cluster]
 
@@ -1049,7 +1052,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     async def send_to(websocket: WebSocket, message: dict[str, Any]) -> None:
         with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
-            await send_frame(websocket, dumps(message))
+            await send_frame(websocket, text_of(message))
 
     def error(code: str, text: str) -> dict[str, Any]:
         return {"type": "error", "code": code, "message": text}
@@ -1108,6 +1111,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                     recorded = service.pending_count
                     out = service.handle(player, message, commit=False)
                     before = service.snapshot(out)
+                    out = encoded(out)  # text while it waits (:class:`Encoded`)
                     # its own actions (a "left" names no table), or a table it speaks of
                     # with actions not yet written: the answers wait for the write
                     if service.pending_count > recorded or group.unstored(before):

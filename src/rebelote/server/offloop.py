@@ -262,8 +262,10 @@ class BotRunner:
 
     def __init__(self, service: TableService, work: OffLoop,
                  commit: Callable[[], Awaitable[StorageFailure | None]],
-                 deliver: Callable[[Out], Awaitable[None]]) -> None:
+                 deliver: Callable[[Out], Awaitable[None]],
+                 prepare: Callable[[Out], Out] | None = None) -> None:
         self.service = service
+        self.prepare = prepare
         self.work = work
         self.commit = commit
         self.deliver = deliver
@@ -299,6 +301,8 @@ class BotRunner:
                 out = self.service.bot_played(turn, action)
                 if self.service.uncommitted:
                     before = self.service.snapshot(out)
+                    if self.prepare is not None:  # made ready while the write is waited for
+                        out = self.prepare(out)
                     await self.commit()  # a failure's players are told by the commit
                     undone = self.service.undone(before)
                     out = [(p, m) for p, m in out if m.get("table") not in undone]

@@ -33,6 +33,42 @@ def dumps(value: Any) -> str:
     return encode(value).decode()
 
 
+class Encoded(dict[str, Any]):
+    """A message written once, kept as its text: only its ``type`` and ``table`` stay
+    readable (what the server routes and filters by while it waits for a write).
+
+    A state message is a tree of a few hundred lists and dicts; kept until its action
+    was written (50 ms under load, 150 tables' worth at any time), those trees made
+    each young collection of the garbage collector walk some 50,000 objects (8 ms
+    stalls, 110 of them in 20 s). Text is not walked."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, message: dict[str, Any], text: str) -> None:
+        super().__init__(type=message.get("type"), table=message.get("table"))
+        self.text = text
+
+
+def encoded(out: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """Each message of ``out`` as :class:`Encoded` (one sent to several recipients
+    written once)."""
+    done: dict[int, Encoded] = {}
+    result: list[tuple[str, dict[str, Any]]] = []
+    for recipient, message in out:
+        ready = done.get(id(message))
+        if ready is None:
+            ready = message if isinstance(message, Encoded) else Encoded(message,
+                                                                           dumps(message))
+            done[id(message)] = ready
+        result.append((recipient, ready))
+    return result
+
+
+def text_of(message: dict[str, Any]) -> str:
+    """A message's text: kept if :class:`Encoded`, written otherwise."""
+    return message.text if isinstance(message, Encoded) else dumps(message)
+
+
 class JSONResponse(_StarletteJSON):
     """Starlette's JSON response, rendered by :func:`encode`."""
 
