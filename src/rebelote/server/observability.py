@@ -289,6 +289,14 @@ class Observability:
         answer time in the histogram, failures logged."""
         return MessageWatch(self, message)
 
+    def started(self, kind: str, table: str | None, at: float | None = None) -> object:
+        """A step started (at ``at``, or now): its mark, to drop from ``_in_flight``
+        once it is over (:meth:`watching`, :class:`MessageWatch`)."""
+        mark = object()
+        self._in_flight[mark] = (time.perf_counter() if at is None else at, kind, table,
+                                 _current_task())
+        return mark
+
     def children(self, kind: str) -> tuple[Any, Any]:
         """The "ok" counter and the answer histogram of messages of ``kind``."""
         pair = self._children.get(kind)
@@ -309,8 +317,7 @@ class Observability:
     def watching(self, kind: str, table: str | None = None) -> Iterator[None]:
         """Around a step of a socket's life (a message handled, the socket opened):
         told by :meth:`report_slow` if it lasts too long."""
-        mark = object()
-        self._in_flight[mark] = (time.perf_counter(), kind, table, _current_task())
+        mark = self.started(kind, table)
         try:
             yield
         finally:
@@ -335,12 +342,10 @@ class MessageWatch:
         kind = message.get("type") if isinstance(message, dict) else None
         self.kind = kind if kind in KNOWN_TYPES else "other"
         table = message.get("table") if isinstance(message, dict) else None
-        self.token = table_id.set(table if isinstance(table, str) else None)
-        self.mark = object()
+        table = table if isinstance(table, str) else None
+        self.token = table_id.set(table)
         self.start = time.perf_counter()
-        observe._in_flight[self.mark] = (self.start, self.kind,
-                                         table if isinstance(table, str) else None,
-                                         _current_task())
+        self.mark = observe.started(self.kind, table, self.start)
 
     def __enter__(self) -> None:
         return None

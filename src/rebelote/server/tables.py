@@ -251,10 +251,7 @@ def hand_summary(game: Game, index: int) -> Message:
                     "void": hand.is_void, "tricks": _tricks(v),
                     "taker": v.taker if v.taker >= 0 else None,
                     "contract": auction_of(v)["contract"],
-                    "announcements": [{"seat": a.seat, "kind": a.kind, "points": a.points,
-                                       "cards": None if a.cards is None else
-                                       [card_name(c) for c in cards_of(a.cards)]}
-                                      for a in v.announcements],
+                    "announcements": _announcements(v),
                     "belote": [[s, word] for s, word, _card in v.belote_said]}
     if not hand.is_void:
         o = hand.outcome()
@@ -290,9 +287,14 @@ def _seat_hand(v: SeatView) -> Message:
     what it may do, the announcements as it may see them."""
     return {"hand": _names(v.hand),
             "legal": [_action_name(a) for a in v.legal_actions],
-            "announcements": [{"seat": a.seat, "kind": a.kind, "points": a.points,
-                               "cards": None if a.cards is None else _names(a.cards)}
-                              for a in v.announcements]}
+            "announcements": _announcements(v)}
+
+
+def _announcements(v: SeatView) -> list[Message]:
+    """The announcements as ``v``'s seat may see them (the cards of those it may)."""
+    return [{"seat": a.seat, "kind": a.kind, "points": a.points,
+             "cards": None if a.cards is None else _names(a.cards)}
+            for a in v.announcements]
 
 
 def view_messages(table: Table, seats: list[int], names: dict[str, str] | None = None,
