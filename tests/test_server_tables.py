@@ -14,6 +14,7 @@ import pytest
 from rebelote.rules import PRESETS
 from rebelote.server.store import Store
 from rebelote.server.tables import TableService, view_message, view_messages
+from rebelote.server.wire import encoded, text_of
 
 
 @pytest.fixture
@@ -392,7 +393,8 @@ def test_a_broadcast_builds_each_seat_the_message_it_would_get_alone(
     """A broadcast builds what every seat sees alike once, from its first listener's view
     (view_messages): at every step of a private game, whichever seat comes first, each
     seat's and the spectator's message is the one built from its own view alone (a
-    field that differed by seat would be shown to the others); the finished tricks, kept
+    field that differed by seat would be shown to the others), and its text (the shared
+    part written once for the broadcast) reads the same; the finished tricks, kept
     from one message to the next until a trick ends or a hand starts, are the view's."""
     from rebelote.cards import card_name
 
@@ -408,7 +410,12 @@ def test_a_broadcast_builds_each_seat_the_message_it_would_get_alone(
         for first in seats:
             order = [first, *(s for s in seats if s != first)]
             alone = [view_message(table, s, service.names, 12.0) for s in order]
-            assert view_messages(table, order, service.names, 12.0) == alone, (first, steps)
+            together = view_messages(table, order, service.names, 12.0)
+            assert together == alone, (first, steps)
+            # and written as they read, alone or with the broadcast's shared part once
+            written = [json.loads(text_of(m)) for _p, m in encoded(
+                [(str(s), m) for s, m in zip(order, together, strict=True)])]
+            assert written == alone == [json.loads(text_of(m)) for m in alone], (first, steps)
         dealt += all(m.get("hand") for m in alone[1:])  # the seats' own cards differ
         game = table.game
         assert game is not None
@@ -428,3 +435,60 @@ def test_a_broadcast_builds_each_seat_the_message_it_would_get_alone(
                                "action": rng.choice(state["legal"])})
     assert steps > 10 and dealt > 8
     assert "invite" in view_message(table, 0) and "invite" not in view_message(table, -1)
+
+
+def test_a_broadcast_is_written_once_and_its_unchanged_parts_not_again(
+        service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fields every listener sees alike are written once per broadcast, whatever
+    the number of listeners, each seat's own fields apart; the parts that change by
+    trick or by hand only (finished tricks, last hand, sheet, auction) are written when
+    they change, not at each broadcast (a busy server walked them for every message)."""
+    import rebelote.server.tables as tables_module
+    import rebelote.server.wire as wire
+
+    rng = random.Random(5)
+    table_id = _create(service)
+    service.handle("ana", {"type": "bots", "table": table_id, "level": "random"})
+    table = service.tables[table_id]
+    game = table.game
+    assert game is not None
+    while len(game.hands) < 2 or game.current is None or not game.view(0).tricks:
+        state = _state_of(service.handle("ana", {"type": "sync", "table": table_id}), "ana")
+        service.handle("ana", {"type": "act", "table": table_id,
+                               "action": rng.choice(state["legal"])})
+    written: list[Any] = []
+    fragments: list[Any] = []
+    real_encode, real_fragment = wire.encode, wire.fragment
+
+    def encode(value: Any) -> bytes:
+        written.append(value)
+        return real_encode(value)
+
+    def fragment(value: Any) -> Any:
+        fragments.append(value)
+        return real_fragment(value)
+
+    monkeypatch.setattr(wire, "encode", encode)
+    monkeypatch.setattr(tables_module, "fragment", fragment)
+    seats = [0, 1, 2, 3, -1]
+    messages = view_messages(table, seats, service.names, 1.0)
+    assert fragments == []  # nothing changed since the last sync: all kept
+    texts = [json.loads(text_of(m)) for _p, m in encoded(
+        [(str(s), m) for s, m in zip(seats, messages, strict=True)])]
+    assert texts == messages and texts[0]["last_hand"] and texts[0]["tricks"]
+    whole = [v for v in written if isinstance(v, dict) and v.get("type") == "state"]
+    assert len(whole) == 1  # the shared part, once for five listeners
+    assert sorted(len(v.get("hand", [])) for v in written if "seat" in v) == sorted(
+        len(m.get("hand", [])) for m in messages)  # and each seat's own part
+    # cards until a trick ends: the finished tricks written again once per trick ended
+    # (however many messages were sent meanwhile), the last hand not
+    while len(game.view(0).tricks) == len(texts[0]["tricks"]):
+        state = _state_of(service.handle("ana", {"type": "sync", "table": table_id}), "ana")
+        service.handle("ana", {"type": "act", "table": table_id,
+                               "action": rng.choice(state["legal"])})
+    after = view_messages(table, seats, service.names, 1.0)
+    if after[0]["hand_number"] == texts[0]["hand_number"]:
+        ended = len(after[0]["tricks"]) - len(texts[0]["tricks"])
+        assert fragments == [after[0]["tricks"][:len(texts[0]["tricks"]) + i + 1]
+                             for i in range(ended)]
+    assert json.loads(text_of(after[0])) == after[0]

@@ -52,6 +52,7 @@ from rebelote.rules import Rules, RulesError
 from rebelote.scoring import HandScore
 from rebelote.server.store import Store, StoredTable
 from rebelote.server.summary import Summaries
+from rebelote.server.wire import Composed, fragment
 from rebelote.view import SeatView, make_view
 
 log = logging.getLogger(__name__)
@@ -300,28 +301,46 @@ def _announcements(v: SeatView) -> list[Message]:
 def view_messages(table: Table, seats: list[int], names: dict[str, str] | None = None,
                   now: float | None = None) -> list[Message]:
     """:func:`view_message` for each of ``seats``, what every seat sees alike built once
-    (a broadcast built it for each listener: most of a busy server's time per action)."""
+    (a broadcast built it for each listener: most of a busy server's time per action),
+    and written once (:class:`~rebelote.server.wire.Composed`)."""
     if not seats:
         return []
-    first = view_message(table, seats[0], names, now)
-    out = [first]
     game = table.game
-    playing = game is not None and game.current is not None
-    for seat in seats[1:]:
-        message = first.copy()
-        message.pop("invite", None)
-        message.update(_seat_header(table, seat))
-        if playing:
-            assert game is not None
-            message.update(_seat_hand(game.view(seat)))
-        out.append(message)
-    return out
+    v = game.view(seats[0]) if game is not None and game.current is not None else None
+    shared, written = _shared_fields(table, v, names, now)
+    return [_seat_message(table, seat, v if i == 0 else None, shared, written)
+            for i, seat in enumerate(seats)]
 
 
 def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
                  now: float | None = None) -> Message:
     """What ``seat`` (-1: a spectator) may see of ``table``, as a JSON-ready object;
     ``names`` gives players' display names, ``now`` the clock (for the turn timer)."""
+    return view_messages(table, [seat], names, now)[0]
+
+
+def _seat_message(table: Table, seat: int, v: SeatView | None, shared: Message,
+                  written: Message) -> Message:
+    """``seat``'s state message: the shared fields and its own (``v``: its view, if
+    made already)."""
+    own = _seat_header(table, seat)
+    game = table.game
+    if game is not None and game.current is not None:
+        own.update(_seat_hand(game.view(seat) if v is None else v))
+    return Composed(shared, own, written)
+
+
+def _kept(shown: dict[str, Any], key: str, value: Any) -> None:
+    """``value`` kept in ``shown`` as ``key``, with its text (``key`` + ``_text``)."""
+    shown[key] = value
+    shown[key + "_text"] = fragment(value)
+
+
+def _shared_fields(table: Table, v: SeatView | None, names: dict[str, str] | None,
+                   now: float | None) -> tuple[Message, Message]:
+    """The fields of a state message that every seat sees alike (from ``v``, the view
+    of one of them; None: no hand is being played), and the same to write: the parts
+    that change by hand or by trick only written once, when they change."""
     rules = table.rules
     shown = table.shown
     out: Message = {"type": "state", "table": table.id,
@@ -336,36 +355,38 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
                     "private": bool(table.options.get("private")),
                     "rematch": table.options.get("rematch"),
                     "rematch_by": table.options.get("rematch_by")}
-    out.update(_seat_header(table, seat))
     game = table.game
-    if game is None or game.current is None:
+    if game is None or game.current is None or v is None:
         out["phase"] = "waiting"
-        return out
-    v: SeatView = game.view(seat)
+        return out, out
     if shown.get("auction_of") is not game.current or shown["auction_length"] != len(v.calls):
         # the auction changes with its calls only, and every seat hears it alike
         shown["auction_of"], shown["auction_length"] = game.current, len(v.calls)
-        shown["auction"] = auction_of(v)
-    auction = shown["auction"]
+        auction = auction_of(v)
+        _kept(shown, "auction", auction["calls"])
+        _kept(shown, "bid", auction["contract"])
     last = len(game.hands) - 1  # the last finished hand (every hand before the current is)
     if last >= 0 and not game.hands[last].is_over:
         last -= 1
-    if last >= 0 and shown.get("summary_of") is not game.hands[last]:
-        shown["summary_of"], shown["summary"] = game.hands[last], hand_summary(game, last)
+    summarized = game.hands[last] if last >= 0 else None
+    if "summary" not in shown or shown["summary_of"] is not summarized:
+        shown["summary_of"] = summarized
+        _kept(shown, "summary", None if last < 0 else hand_summary(game, last))
     if shown.get("tricks_of") is not game.current or shown["tricks_length"] != len(v.tricks):
         # the hand's finished tricks do not change and every seat sees them alike
         shown["tricks_of"], shown["tricks_length"] = game.current, len(v.tricks)
-        shown["tricks"] = _tricks(v)
+        _kept(shown, "tricks", _tricks(v))
     if shown.get("sheet_of") is not game.scores or shown["sheet_length"] != len(game.scores):
         shown["sheet_of"], shown["sheet_length"] = game.scores, len(game.scores)
-        shown["scores"] = [list(s.scored) for s in game.scores]
-        shown["sheet"] = [{"outcome": s.outcome, "scored": list(s.scored)} for s in game.scores]
+        _kept(shown, "scores", [list(s.scored) for s in game.scores])
+        _kept(shown, "sheet", [{"outcome": s.outcome, "scored": list(s.scored)}
+                               for s in game.scores])
     out.update({
         "phase": v.phase, "dealer": v.dealer, "turn": v.turn, "first_hand": v.first_hand,
         "hand_number": v.hand_number,
         "table_cards": [_names(m) for m in v.table],
         "calls": [_action_name(a) for a in v.calls],
-        "auction": auction["calls"], "bid": auction["contract"],
+        "auction": shown["auction"], "bid": shown["bid"],
         "retourne": card_name(v.retourne) if v.retourne >= 0 else None,
         "taker": v.taker if v.taker >= 0 else None,
         "contract": contract_name(v.contract) if v.contract >= 0 else None,
@@ -373,20 +394,23 @@ def view_message(table: Table, seat: int, names: dict[str, str] | None = None,
             "leader": v.trick.leader, "cards": [card_name(c) for c in v.trick.cards],
             "winner": v.master if v.master >= 0 else None},
         "tricks": shown["tricks"],
-        **_seat_hand(v),
         "announcement_winner": v.announcement_winner,
         "announcement_points": list(v.announcement_points),
         "announcement_seats": list(v.announcement_seats), "teams": list(v.teams),
         "belote": [[s, word] for s, word, _card in v.belote_said],
         "totals": list(game.totals), "reserve": game.reserve,
         "scores": shown["scores"], "sheet": shown["sheet"],
-        "last_hand": shown["summary"] if last >= 0 else None,
+        "last_hand": shown["summary"],
         "winner": game.winner,
     })
     timer = table.options.get("timer")
     if timer and now is not None and not game.is_over and v.phase != "over":
         out["turn_left"] = round(max(0.0, timer - (now - table.turn_since)), 1)
-    return out
+    written = out.copy()
+    written.update(auction=shown["auction_text"], bid=shown["bid_text"],
+                   tricks=shown["tricks_text"], scores=shown["scores_text"],
+                   sheet=shown["sheet_text"], last_hand=shown["summary_text"])
+    return out, written
 
 
 def compute_hint(table_id: str, view: SeatView) -> Message:

@@ -33,6 +33,44 @@ def dumps(value: Any) -> str:
     return encode(value).decode()
 
 
+def fragment(value: Any) -> orjson.Fragment:
+    """``value`` written once, to be written as it is inside other messages (a part
+    many messages carry unchanged, such as a hand's finished tricks)."""
+    return orjson.Fragment(encode(value))
+
+
+class Composed(dict[str, Any]):
+    """A message (every field readable, as any dict) made of fields of its own and
+    fields it shares with other messages: ``written``, one object for all of them, the
+    shared fields to write (a field may be a :func:`fragment` of its value).
+
+    A broadcast's state messages differ in their seat's fields only; each was written
+    whole, walking every object of its trees, for each listener. Written so, the shared
+    part is written once per broadcast and its large unchanged parts not walked at all
+    (a busy server's data is not in the processor's cache: walking it is what costs)."""
+
+    __slots__ = ("own", "written")
+
+    def __init__(self, shared: dict[str, Any], own: dict[str, Any],
+                 written: dict[str, Any]) -> None:
+        super().__init__(shared)
+        self.update(own)
+        self.own = own
+        self.written = written
+
+
+def _composed_text(message: Composed, shared: dict[int, bytes]) -> str:
+    """``message``'s text, its shared part's taken from (or written into) ``shared``,
+    by the shared part's identity."""
+    key = id(message.written)
+    text = shared.get(key)
+    if text is None:
+        text = shared[key] = encode(message.written)
+    if not message.own:
+        return text.decode()
+    return (encode(message.own)[:-1] + b"," + text[1:]).decode()
+
+
 class Encoded(dict[str, Any]):
     """A message written once, kept as its text: only its ``type`` and ``table`` stay
     readable (what the server routes and filters by while it waits for a write).
@@ -53,12 +91,17 @@ def encoded(out: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, 
     """Each message of ``out`` as :class:`Encoded` (one sent to several recipients
     written once)."""
     done: dict[int, Encoded] = {}
+    shared: dict[int, bytes] = {}
     result: list[tuple[str, dict[str, Any]]] = []
     for recipient, message in out:
         ready = done.get(id(message))
         if ready is None:
-            ready = message if isinstance(message, Encoded) else Encoded(message,
-                                                                           dumps(message))
+            if isinstance(message, Encoded):
+                ready = message
+            elif isinstance(message, Composed):
+                ready = Encoded(message, _composed_text(message, shared))
+            else:
+                ready = Encoded(message, dumps(message))
             done[id(message)] = ready
         result.append((recipient, ready))
     return result
@@ -66,7 +109,11 @@ def encoded(out: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, 
 
 def text_of(message: dict[str, Any]) -> str:
     """A message's text: kept if :class:`Encoded`, written otherwise."""
-    return message.text if isinstance(message, Encoded) else dumps(message)
+    if isinstance(message, Encoded):
+        return message.text
+    if isinstance(message, Composed):
+        return _composed_text(message, {})
+    return dumps(message)
 
 
 class JSONResponse(_StarletteJSON):
