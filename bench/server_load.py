@@ -2,7 +2,8 @@
 (playing random legal actions as soon as it is their turn) and two bots (expert bots
 on a tenth of the tables, random bots on the others); prints
 one JSON line: actions per second, latency from an action to its broadcast (p50, p99),
-server memory per table, messages dropped.
+the players' actions a second at the expert bots' tables (how fast those play), server
+memory per table, messages dropped.
 
 ``python -m bench.server_load [TABLES] [SECONDS] [WORKERS]``: with WORKERS > 1, the
 scale-out mode (``rebelote serve --workers N --redis URL``, a Redis of its own), clients
@@ -295,12 +296,16 @@ async def load(port: int, tables: int, seconds: float,
         await ws.close()
     latencies = sorted(x for p, _ in players for x in p.latencies)
     actions = sum(p.actions for p, _ in players)
+    # the players' actions at the tables of expert bots: each waits for the experts'
+    # turns, so this is how fast the experts' tables play (the bots' CPU comes last)
+    expert_actions = sum(p.actions for i, (p, _) in enumerate(players) if i // 2 % 10 == 0)
     answered = len(latencies)
     return {"tables": tables, "clients": len(players), "seconds": round(elapsed, 1),
             "actions_per_s": actions / elapsed,
             "p50_ms": statistics.median(latencies) * 1e3 if latencies else None,
             "p90_ms": latencies[int(0.9 * (answered - 1))] * 1e3 if latencies else None,
             "p99_ms": latencies[int(0.99 * (answered - 1))] * 1e3 if latencies else None,
+            "expert_tables_player_actions_per_s": round(expert_actions / elapsed, 1),
             "unanswered": actions - answered,  # actions never answered within 5 s
             "errors": sum(p.errors for p, _ in players),
             # The server processes' own CPU per action (their worker processes apart): a

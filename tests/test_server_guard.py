@@ -3,6 +3,7 @@ messages, web security (CSRF, Origin, headers), accounts that resist guessing.""
 
 from __future__ import annotations
 
+import os
 import statistics
 import threading
 import time
@@ -397,7 +398,9 @@ def test_a_finished_game_takes_no_bots_and_an_action_is_applied_once(
 
 
 def test_hints_and_expert_bots_run_in_worker_processes(tmp_path: Path) -> None:
-    """The real pools: a hint and expert bots' moves come from worker processes."""
+    """The real pools: a hint and expert bots' moves come from worker processes, niced,
+    the bots' in the idle scheduling class (they run when no other work waits for a
+    core), the hints' in the batch class (a person waits for them: they go first)."""
     app = _app(tmp_path)
     with TestClient(app) as client:
         _guest(client)
@@ -419,6 +422,9 @@ def test_hints_and_expert_bots_run_in_worker_processes(tmp_path: Path) -> None:
 
         assert isinstance(pools["bots"], concurrent.futures.ProcessPoolExecutor)
         assert isinstance(pools["hints"], concurrent.futures.ProcessPoolExecutor)
+        for kind, policy in (("bots", os.SCHED_IDLE), ("hints", os.SCHED_BATCH)):
+            assert pools[kind].submit(os.sched_getscheduler, 0).result(30) == policy, kind
+            assert pools[kind].submit(os.nice, 0).result(30) == min(19, os.nice(0) + 10), kind
 
 
 def test_one_address_makes_a_bounded_number_of_guests(tmp_path: Path) -> None:

@@ -142,20 +142,35 @@ def bot_decision(level: str, seed: int, view: SeatView) -> int:
     return bot.choose(view)
 
 
-def worker_start(kind: str, server: int) -> None:
-    """A worker process's start: it yields the CPU to the server's event loop (a lower
-    priority and the batch scheduling class: on a busy machine the loop runs first),
-    it exits when the server is gone
-    (even killed), and for bots and hints, the
-    expert and its solver are loaded now (numba's compiled kernels from its cache), so
-    that the first real decision is not the slow one."""
+def scheduling_class(kind: str) -> int:
+    """The Linux scheduling class of a worker of ``kind``: the bots' the idle class, run
+    only when no other work waits for a core; the others' (hints, the calculator: a
+    person waits for them) the batch class, never preferred at a wakeup.
+
+    Niced alone, a thinking bot kept the event loop off its core (102 ms stalls on a busy
+    2-core machine; 56 ms in the batch class). In the batch class, an event loop woken
+    still waited for the bot's slice to end, 13-15 % of its time on the 200-table load
+    row (``server_loops_percent``); in the idle class 6 %: 2,735/2,609 against
+    3,028/2,944 actions a second, p99 106/117 against 100/107 ms, the expert bots' tables
+    5-7 % slower. With 100 tables of expert bots (``bench.server_responsiveness``) the
+    bots made 9 % fewer moves and the hints and score sheets 60-70 % more. Hints in the
+    idle class too waited behind everything else (an earlier trial)."""
+    return os.SCHED_IDLE if kind == "bots" else os.SCHED_BATCH
+
+
+def yield_to_the_loop(kind: str) -> None:
+    """This process niced and in :func:`scheduling_class` (where the system has them)."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
-        # Linux: the batch class, never preferred at a wakeup, so that the event loop
-        # does not wait behind a thinking bot (niced alone: 102 ms stalls on a busy
-        # 2-core machine; 56 ms with it). The idle class did as well but starved the
-        # hints and bots whenever anything else ran.
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+        os.sched_setscheduler(0, scheduling_class(kind), os.sched_param(0))
+
+
+def worker_start(kind: str, server: int) -> None:
+    """A worker process's start: it yields the CPU to the server's event loop
+    (:func:`yield_to_the_loop`), it exits when the server is gone (even killed), and for
+    bots and hints, the expert and its solver are loaded now (numba's compiled kernels
+    from its cache), so that the first real decision is not the slow one."""
+    yield_to_the_loop(kind)
 
     def orphaned() -> None:  # the server (pid given: it may be gone already) was killed
         while os.getppid() == server:
