@@ -64,6 +64,11 @@ def test_health_readiness_and_metrics(tmp_path: Path) -> None:
         stored = m[("rebelote_actions_total", (("kind", "act"),))]
         assert stored >= acts  # the players' and the bots' actions
         assert m[("rebelote_actions_total", (("kind", "deal"),))] >= 1
+        with app.state.service.store.engine.connect() as db:  # each stored one counted
+            rows = dict(db.exec_driver_sql(
+                "SELECT kind, count(*) FROM actions GROUP BY kind").fetchall())
+        assert rows == {kind: m[("rebelote_actions_total", (("kind", kind),))]
+                        for kind in rows} and rows["act"] == stored
         assert m[("rebelote_store_write_seconds_count", ())] >= 1
         assert m[("rebelote_event_loop_lag_seconds_count", ())] >= 1
         assert m[("rebelote_socket_open_seconds_count", ())] == 1  # the one socket

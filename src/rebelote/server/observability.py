@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import contextvars
 import functools
@@ -193,8 +194,11 @@ class Observability:
         self._instrument_store()
 
     def _instrument_store(self) -> None:
-        """Time every commit of actions and count what it stored."""
+        """Time every commit of actions and count what it stored (by kind, one increment
+        a kind per commit: one per action, a label lookup and a lock each, held the
+        GIL in the writer thread a tenth of its time under load)."""
         append = self.store.append
+        counted: dict[str, Any] = {}  # the counter's child of each kind
 
         def timed_append(actions: list[tuple[str, int, str, dict[str, Any]]]) -> None:
             start = time.perf_counter()
@@ -204,8 +208,11 @@ class Observability:
                 self.write_errors.inc()
                 raise
             self.writes.observe(time.perf_counter() - start)
-            for _table, _seq, kind, _payload in actions:
-                self.actions.labels(kind).inc()
+            for kind, count in collections.Counter(kind for _t, _s, kind, _p in actions).items():
+                child = counted.get(kind)
+                if child is None:
+                    child = counted[kind] = self.actions.labels(kind)
+                child.inc(count)
 
         self.store.append = timed_append  # type: ignore[method-assign]
 
