@@ -68,6 +68,12 @@ def test_an_action_is_answered_by_its_id(tmp_path: Path) -> None:
                                "id": 7})
     mine = [m for p, m in out if p == "a" and m["type"] == "state"]
     assert len(mine) == 1 and mine[0]["ack"]["id"] == 7
+    # and on the wire: the text the actor is sent carries it, the others' do not
+    from rebelote.server.wire import encoded, text_of
+
+    texts = {p: json.loads(text_of(m)) for p, m in encoded(out) if m["type"] == "state"}
+    assert texts["a"]["ack"] == mine[0]["ack"] and texts["a"] == mine[0]
+    assert all("ack" not in t for p, t in texts.items() if p != "a")
     assert all("ack" not in m for p, m in out if p != "a")  # the actor's own answer only
     stored = _stored(url, table)
     # stored at the seq it names, as his own move

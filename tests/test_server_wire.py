@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from rebelote.server.wire import JSONResponse, dumps
 
@@ -47,3 +48,39 @@ def test_messages_kept_as_text_while_they_wait() -> None:
     assert encoded(out)[0][1] is out[0][1]  # already written: kept
     assert not any(x is state["hand"] for x in gc.get_referents(out[0][1]))
     assert not gc.is_tracked(text_of(out[0][1]))
+
+
+def test_a_composed_message_is_written_as_it_reads_whatever_is_changed() -> None:
+    """A message made of its own fields and a shared part written once (``Composed``)
+    is written as the dict reads, changed or not: a field set that the shared part
+    lacks (the actor's ``ack``), a shared field replaced, removed, updated or cleared;
+    a value orjson refuses is written as :func:`encode` writes it."""
+    from rebelote.server.wire import Composed, encoded, fragment, text_of
+
+    def made() -> Composed:
+        shared = {"type": "state", "table": "t1", "tricks": [{"cards": ["JS", "9S"]}]}
+        written = {**shared, "tricks": fragment(shared["tricks"])}
+        return Composed(shared, {"seat": 0, "hand": ["AS"]}, written)
+
+    def reads_as_written(m: Composed) -> None:
+        assert json.loads(text_of(m)) == m
+        assert json.loads(text_of(encoded([("a", m)])[0][1])) == m
+
+    m = made()
+    reads_as_written(m)
+    m["ack"] = {"id": 7, "seq": 3}
+    assert m.own is not None and m.own["ack"] == {"id": 7, "seq": 3}  # still in parts
+    reads_as_written(m)
+    changes: list[Any] = [
+        lambda m: m.__setitem__("tricks", []), lambda m: m.pop("tricks"),
+        lambda m: m.__delitem__("table"), lambda m: m.update(table="t2"),
+        lambda m: m.setdefault("x", 1), lambda m: m.popitem(), lambda m: m.clear(),
+        lambda m: m.__ior__({"table": "t3"}), lambda m: m.__setitem__("big", 2**70)]
+    for change in changes:
+        m = made()
+        change(m)
+        reads_as_written(m)
+    m = made()
+    m["n"] = 2**70  # its own field, past orjson's integers: written by json
+    assert m.own is not None and "n" in m.own
+    reads_as_written(m)

@@ -54,21 +54,68 @@ class Composed(dict[str, Any]):
     def __init__(self, shared: dict[str, Any], own: dict[str, Any],
                  written: dict[str, Any]) -> None:
         super().__init__(shared)
-        self.update(own)
-        self.own = own
+        super().update(own)
+        self.own: dict[str, Any] | None = own
+        """This message's own fields; None once it was changed otherwise than by
+        setting a field the shared part lacks: then it is written whole."""
         self.written = written
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        super().__setitem__(key, value)
+        if self.own is not None and key not in self.written:
+            self.own[key] = value  # a field of its own (the actor's ``ack``)
+        else:
+            self.own = None
+
+    def _whole(self) -> None:
+        self.own = None
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._whole()
+
+    def pop(self, *args: Any) -> Any:
+        self._whole()
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[str, Any]:
+        self._whole()
+        return super().popitem()
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self._whole()
+        return super().setdefault(key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._whole()
+        super().update(*args, **kwargs)
+
+    def clear(self) -> None:
+        self._whole()
+        super().clear()
+
+    def __ior__(self, other: Any) -> Composed:  # type: ignore[override,misc]
+        self._whole()
+        return super().__ior__(other)
 
 
 def _composed_text(message: Composed, shared: dict[int, bytes]) -> str:
     """``message``'s text, its shared part's taken from (or written into) ``shared``,
-    by the shared part's identity."""
+    by the shared part's identity (the message whole if it was changed, or holds
+    what orjson does not write)."""
+    own = message.own
+    if own is None:
+        return dumps(message)
     key = id(message.written)
     text = shared.get(key)
-    if text is None:
-        text = shared[key] = encode(message.written)
-    if not message.own:
-        return text.decode()
-    return (encode(message.own)[:-1] + b"," + text[1:]).decode()
+    try:
+        if text is None:
+            text = shared[key] = encode(message.written)
+        if not own:
+            return text.decode()
+        return (encode(own)[:-1] + b"," + text[1:]).decode()
+    except TypeError:  # keys that are not text, integers past 64 bits: as encode does
+        return dumps(dict(message))
 
 
 class Encoded(dict[str, Any]):
