@@ -80,7 +80,11 @@ def test_a_composed_message_is_written_as_it_reads_whatever_is_changed() -> None
         m = made()
         change(m)
         reads_as_written(m)
+    import copy
+    import pickle
+
     m = made()
+    assert pickle.loads(pickle.dumps(m)) == m == copy.deepcopy(m) == copy.copy(m)
     m["n"] = 2**70  # its own field, past orjson's integers: written by json
     assert m.own is not None and "n" in m.own
     reads_as_written(m)

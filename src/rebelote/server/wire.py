@@ -70,6 +70,9 @@ class Composed(dict[str, Any]):
     def _whole(self) -> None:
         self.own = None
 
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        return dict, (dict(self),)  # pickled or copied: a plain dict of its fields
+
     def __delitem__(self, key: str) -> None:
         super().__delitem__(key)
         self._whole()
