@@ -146,10 +146,17 @@ def _game_over(table: Table) -> bool:
 SETTLE_S = 1.0
 """The longest a finished hand waits to be counted while play goes on (a game's end is
 counted at once)."""
-SETTLE_TABLES = 8
-"""Tables waiting that are counted without waiting longer: under load, a count of
+SETTLE_TABLES = 64
+"""Tables waiting that are counted without waiting longer. A count runs in the writer
+thread between two batches and holds the GIL most of its time: under load, a count of
 every table of a second (30 tables, 170-250 ms of the writer thread, once a second)
-held the actions written after it that long; eight at a time keep each count short."""
+held the actions written after it that long, so counts were of eight tables; but a
+count is a handful of statements whatever its number of tables, and at eight counts
+ran a dozen times a second. Alternated pairs of ``bench.server_load 200 20 1``, 64 against 8:
+3,009/2,961/2,905/3,129 against 2,921/2,797/2,886/3,066 actions a second, p99
+96.5/102.8/100.6/96.6 against 99.2/113.1/107.4/99.4 ms; 256: more actions, p99 worse
+(110/102 against 103/100: the longer counts delay the next write); no counting at all:
++12 %, the upper bound."""
 
 
 def _table(row: type[Base]) -> SqlTable:
