@@ -261,8 +261,11 @@ def test_many_tables_are_counted_in_one_transaction(tmp_path: Path,
     monkeypatch.undo()
     commits: list[int] = []
     event.listen(service.store.engine, "commit", lambda conn: commits.append(1))
-    service.summaries.update(service.tables.values())
+    with _queries(service.store) as seen:
+        service.summaries.update(service.tables.values())
     assert len(commits) == 1
+    # every player's sums in one statement (not a select, an insert and one update each)
+    assert sum("player_stats" in q for q in seen) == 1 and _player_rows(service) >= 2
     _same_as_recomputed(service)
     # A table that cannot be counted does not hold back the others.
     fresh = TableService(Store(url, migrate=False), seed=1)

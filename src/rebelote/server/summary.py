@@ -164,6 +164,34 @@ def _table(row: type[Base]) -> SqlTable:
     return cast(SqlTable, row.__table__)
 
 
+SUM_COLUMNS = ("hands", "contracts_taken", "contracts_made", "points", "games", "wins")
+"""The players' sums, in the order :meth:`Summaries._add_sums` adds them."""
+UPSERTS = ("sqlite", "postgresql")
+"""The databases whose players' sums are added by one upsert (``INSERT ... ON CONFLICT
+DO UPDATE``) of many rows."""
+UPSERT_ROWS = 100
+"""Rows per upsert statement (7 parameters each: within SQLite's 999)."""
+
+
+def _upsert_sums(conn: Connection, sums: dict[str, list[int]]) -> None:
+    """The players' sums added in place by the database, new players' rows made, in a
+    statement of many rows (players in name order: one lock order for every process),
+    written as the driver's SQL (SQLAlchemy compiled a statement of many rows anew at
+    every count). A select, an insert and an ``executemany`` of one update per player
+    let the GIL go at every row, under load each time waiting for the busy event loop
+    to give it back (the counts took the load row 12 % of its actions)."""
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    row = "(" + ", ".join([mark] * (1 + len(SUM_COLUMNS))) + ")"
+    head = f"INSERT INTO player_stats (player, {', '.join(SUM_COLUMNS)}) VALUES "
+    tail = " ON CONFLICT (player) DO UPDATE SET " + ", ".join(
+        f"{c} = player_stats.{c} + excluded.{c}" for c in SUM_COLUMNS)
+    ordered = sorted(sums.items())
+    for start in range(0, len(ordered), UPSERT_ROWS):
+        chunk = ordered[start:start + UPSERT_ROWS]
+        conn.exec_driver_sql(head + ", ".join([row] * len(chunk)) + tail,
+                             tuple(v for p, sums_of in chunk for v in (p, *sums_of)))
+
+
 class Counted(Exception):
     """A table of a count was counted by another process meanwhile (the count is made
     again one table at a time)."""
@@ -349,7 +377,9 @@ class Summaries:
                 total = sums.setdefault(player, [0] * 6)
                 total[4] += 1
                 total[5] += won
-        if sums:
+        if sums and conn.dialect.name in UPSERTS:
+            _upsert_sums(conn, sums)
+        elif sums:
             players = _table(PlayerStatsRow)
             existing = set(conn.scalars(
                 select(players.c.player).where(players.c.player.in_(sorted(sums)))
