@@ -166,20 +166,19 @@ def _table(row: type[Base]) -> SqlTable:
 
 SUM_COLUMNS = ("hands", "contracts_taken", "contracts_made", "points", "games", "wins")
 """The players' sums, in the order :meth:`Summaries._add_sums` adds them."""
-UPSERTS = ("sqlite", "postgresql")
-"""The databases whose players' sums are added by one upsert (``INSERT ... ON CONFLICT
-DO UPDATE``) of many rows."""
 UPSERT_ROWS = 100
 """Rows per upsert statement (7 parameters each: within SQLite's 999)."""
 
 
 def _upsert_sums(conn: Connection, sums: dict[str, list[int]]) -> None:
     """The players' sums added in place by the database, new players' rows made, in a
-    statement of many rows (players in name order: one lock order for every process),
-    written as the driver's SQL (SQLAlchemy compiled a statement of many rows anew at
-    every count). A select, an insert and an ``executemany`` of one update per player
-    let the GIL go at every row, under load each time waiting for the busy event loop
-    to give it back (the counts took the load row 12 % of its actions)."""
+    statement of many rows (``INSERT ... ON CONFLICT DO UPDATE``: SQLite and PostgreSQL,
+    the two databases served; players in name order: one lock order for every process),
+    written as the driver's SQL (SQLAlchemy's own insert of many rows measured slower,
+    likely compiled anew at every count). A select, an insert and an ``executemany`` of
+    one update per player let the GIL go at every row, under load each time waiting for
+    the busy event loop to give it back (the counts took the load row 12 % of its
+    actions)."""
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     row = "(" + ", ".join([mark] * (1 + len(SUM_COLUMNS))) + ")"
     head = f"INSERT INTO player_stats (player, {', '.join(SUM_COLUMNS)}) VALUES "
@@ -377,29 +376,8 @@ class Summaries:
                 total = sums.setdefault(player, [0] * 6)
                 total[4] += 1
                 total[5] += won
-        if sums and conn.dialect.name in UPSERTS:
+        if sums:
             _upsert_sums(conn, sums)
-        elif sums:
-            players = _table(PlayerStatsRow)
-            existing = set(conn.scalars(
-                select(players.c.player).where(players.c.player.in_(sorted(sums)))
-                .order_by(players.c.player).with_for_update()))
-            new = [p for p in sorted(sums) if p not in existing]
-            if new:
-                conn.execute(insert(players), [
-                    {"player": p, "games": 0, "wins": 0, "hands": 0, "contracts_taken": 0,
-                     "contracts_made": 0, "points": 0} for p in new])
-            conn.execute(
-                update(players).where(players.c.player == bindparam("b_player"))
-                .values(hands=players.c.hands + bindparam("b_hands"),
-                        contracts_taken=players.c.contracts_taken + bindparam("b_taken"),
-                        contracts_made=players.c.contracts_made + bindparam("b_made"),
-                        points=players.c.points + bindparam("b_points"),
-                        games=players.c.games + bindparam("b_games"),
-                        wins=players.c.wins + bindparam("b_wins")),
-                [{"b_player": p, "b_hands": s[0], "b_taken": s[1], "b_made": s[2],
-                  "b_points": s[3], "b_games": s[4], "b_wins": s[5]}
-                 for p, s in sorted(sums.items())])
         games = [add.teams for add in adds if add.teams is not None]
         if not games:
             return
