@@ -186,6 +186,10 @@ class LightPlayer(Seat):
             self._finish()
 
 
+WRITES = "rebelote_store_write_seconds"
+"""The server's histogram of its commits of actions (unlabelled)."""
+
+
 def server_histogram(port: int, family: str = "rebelote_answer_seconds",
                   kind: str | None = "act") -> dict[float, float]:
     """The server's own answer-time histogram of ``act`` messages (or another histogram
@@ -277,6 +281,7 @@ async def load(port: int, tables: int, seconds: float,
         await ws.send(json.dumps({"type": "bots", "table": table, "level": level}))
     one_process = pids is not None and len(pids) == 1
     answers_before = server_histogram(port) if one_process else {}
+    writes_before = server_histogram(port, WRITES, None) if one_process else {}
     deadline = time.perf_counter() + seconds
     start = time.perf_counter()
     cpu_before, ticks_before = [cpu_s(pid) for pid in pids or ()], machine_ticks()
@@ -292,6 +297,8 @@ async def load(port: int, tables: int, seconds: float,
     ticks = [after - before for after, before in zip(machine_ticks(), ticks_before,
                                                      strict=True)]
     answers_after = server_histogram(port) if one_process else {}
+    writes_after = server_histogram(port, WRITES, None) if one_process else {}
+    writes = writes_after.get(float("inf"), 0.0) - writes_before.get(float("inf"), 0.0)
     for ws in sockets:
         await ws.close()
     latencies = sorted(x for p, _ in players for x in p.latencies)
@@ -327,7 +334,13 @@ async def load(port: int, tables: int, seconds: float,
             # answers sent, the upper bound of the bucket of its p50 and p99; the rest of
             # the clients' latency is their sockets, their own loop and the machine.
             "server_act_p50_ms_at_most": bucket_quantile(answers_before, answers_after, 0.5),
-            "server_act_p99_ms_at_most": bucket_quantile(answers_before, answers_after, 0.99)}
+            "server_act_p99_ms_at_most": bucket_quantile(answers_before, answers_after, 0.99),
+            # The writer's commits of actions (one process): how many a second, and the
+            # upper bounds of their p50 and p99 (an action waits for the commit in
+            # progress, then its own).
+            "writes_per_s": round(writes / elapsed, 1) if one_process else None,
+            "write_p50_ms_at_most": bucket_quantile(writes_before, writes_after, 0.5),
+            "write_p99_ms_at_most": bucket_quantile(writes_before, writes_after, 0.99)}
 
 
 def server_rss_kb(pid: int) -> int:
