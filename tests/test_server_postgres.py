@@ -63,3 +63,4 @@ def test_statistics_counted_once_by_two_processes_on_postgresql(
     """The summaries' markers, moved by one statement for many tables, tell a count
     that raced another process's on PostgreSQL too (its row count, READ COMMITTED)."""
     counted_once_despite_a_race(postgres_url, monkeypatch)
+    counted_once_despite_a_race(postgres_url, monkeypatch, primed=True)

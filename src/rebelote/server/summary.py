@@ -191,6 +191,33 @@ def _upsert_sums(conn: Connection, sums: dict[str, list[int]]) -> None:
                              tuple(v for p, sums_of in chunk for v in (p, *sums_of)))
 
 
+MARKER_ROWS = 100
+"""Tables per statement moving the counted markers (6 parameters each)."""
+
+
+def _move_markers(conn: Connection,
+                  moves: list[tuple[str, int, bool, int, bool, int | None]]) -> int:
+    """Each table's counted marker moved from (hands, game) to (new hands, new game,
+    its finishing place if its game was counted now), only where it still is at the
+    value given, by one ``UPDATE ... FROM (VALUES ...)`` per :data:`MARKER_ROWS` tables
+    (SQLite from 3.33, PostgreSQL; the values' columns are ``column1``... in both):
+    the markers moved, in all."""
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    row = (f"({mark}, CAST({mark} AS INTEGER), CAST({mark} AS BOOLEAN), "
+           f"CAST({mark} AS INTEGER), CAST({mark} AS BOOLEAN), CAST({mark} AS INTEGER))")
+    moved = 0
+    for start in range(0, len(moves), MARKER_ROWS):
+        chunk = moves[start:start + MARKER_ROWS]
+        moved += conn.exec_driver_sql(
+            "UPDATE table_stats SET hands_counted = v.column4, game_counted = v.column5, "
+            "finished = coalesce(v.column6, table_stats.finished) "
+            f"FROM (VALUES {', '.join([row] * len(chunk))}) AS v "
+            "WHERE table_stats.table_id = v.column1 AND table_stats.hands_counted = "
+            "v.column2 AND table_stats.game_counted = v.column3",
+            tuple(value for move in chunk for value in move)).rowcount
+    return moved
+
+
 class Counted(Exception):
     """A table of a count was counted by another process meanwhile (the count is made
     again one table at a time)."""
@@ -301,30 +328,44 @@ class Summaries:
                                       "later)", item[0].id, extra={"table_id": item[0].id})
 
     def _update(self, due: list[tuple[Table, tuple[int, bool]]]) -> None:
-        """One transaction: each table's counted marker moved from the value read (a
+        """One transaction: each table's counted marker moved from the value it had (a
         table another process counted meanwhile is left to it) with its sums.
 
-        Written with SQLAlchemy Core, a few statements for the whole batch (the markers
-        moved by one ``executemany``): the ORM's unit of work, a statement and an object
-        per row, cost the writer thread 7 ms per count of eight tables under load, most
-        of it holding the GIL the event loop needs (``bench.server_load``: without the
-        counts at all, 2,740 actions/s against 2,330)."""
+        A few statements for the whole count, whatever its number of tables: the
+        markers known here are not read again (the update moves a marker only from the
+        value assumed, and its row count tells a stale one: :class:`Counted`, after
+        which the count is made again from the database's markers), and they are moved
+        by one statement (:func:`_move_markers`). The driver lets the GIL go around each
+        statement's step and, under load, the writer thread then waits for the busy event
+        loop to hand it back: a select of the markers and an ``executemany`` of one
+        update per table took 25 of a count's 30 ms, and the next batch of actions waited
+        for the count (``bench.server_load``)."""
         stats = _table(TableStatsRow)
         counted: dict[str, tuple[int, bool]] = {}
         with self.store.engine.begin() as conn:
-            ids = [table.id for table, _now in due]
-            rows: dict[str, tuple[int, bool]] = {
-                r.table_id: (r.hands_counted, bool(r.game_counted)) for r in conn.execute(
-                    select(stats.c.table_id, stats.c.hands_counted, stats.c.game_counted)
-                    .where(stats.c.table_id.in_(ids)))}
-            missing = [table_id for table_id in ids if table_id not in rows]
+            rows: dict[str, tuple[int, bool]] = {}  # the markers, as known here
+            unknown = []
+            for table, _now in due:
+                known = self._counted.get(table.id)
+                if known is None:
+                    unknown.append(table.id)
+                else:
+                    rows[table.id] = known
+            assumed = set(rows)  # (not read here: another process may have moved them)
+            if unknown:
+                rows.update({r.table_id: (r.hands_counted, bool(r.game_counted))
+                             for r in conn.execute(
+                                 select(stats.c.table_id, stats.c.hands_counted,
+                                        stats.c.game_counted)
+                                 .where(stats.c.table_id.in_(unknown)))})
+            missing = [table.id for table, _now in due if table.id not in rows]
             if missing:
                 conn.execute(insert(stats), [
                     {"table_id": table_id, "hands_counted": 0, "game_counted": False,
                      "finished": None} for table_id in missing])
                 rows.update(dict.fromkeys(missing, (0, False)))
             adds: list[Contribution] = []
-            moves: list[dict[str, Any]] = []
+            moves: list[tuple[str, int, bool, int, bool, int | None]] = []
             last_finished: int | None = None
             for table, now in due:
                 hands, counted_game = rows[table.id]
@@ -337,26 +378,16 @@ class Summaries:
                     if last_finished is None:
                         last_finished = conn.scalar(select(func.max(stats.c.finished))) or 0
                     finished = last_finished = last_finished + 1
-                moves.append({"b_table": table.id, "b_hands": hands, "b_game": counted_game,
-                              "b_new_hands": now[0], "b_new_game": now[1] or counted_game,
-                              "b_finished": finished})
+                moves.append((table.id, hands, counted_game, now[0], now[1] or counted_game,
+                              finished))
                 adds.append(add)
                 counted[table.id] = now
-            if moves:
-                moved = conn.execute(
-                    update(stats).where(stats.c.table_id == bindparam("b_table"),
-                                        stats.c.hands_counted == bindparam("b_hands"),
-                                        stats.c.game_counted == bindparam("b_game"))
-                    .values(hands_counted=bindparam("b_new_hands"),
-                            game_counted=bindparam("b_new_game"),
-                            finished=func.coalesce(bindparam("b_finished", type_=Integer),
-                                                   stats.c.finished)),
-                    moves).rowcount
-                if moved != len(moves):
-                    if len(moves) > 1:  # which one, the executemany does not say
-                        raise Counted("a table was counted by another process meanwhile")
-                    adds = []  # the one table: another process's sums are its own
-                    counted.pop(moves[0]["b_table"])
+            if moves and _move_markers(conn, moves) != len(moves):
+                if len(moves) > 1 or moves[0][0] in assumed:  # which one, or from when,
+                    # the row count does not say: counted again from the database's markers
+                    raise Counted("a table was counted by another process meanwhile")
+                adds = []  # the one table read now: another process's sums are its own
+                counted.pop(moves[0][0])
             self._add_sums(conn, adds)
         self._counted.update(counted)
 
