@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from rebelote.server.app import create_app
@@ -502,3 +504,47 @@ def test_a_slow_session_lookup_does_not_hold_up_other_requests(
 
     took, lobby, session = asyncio.run(scenario())
     assert lobby == 200 and session == 200 and took < 1.0, took
+
+
+def _depth_and_surrogate(value: Any) -> tuple[int, bool]:
+    """(how deeply ``value`` nests lists and objects, whether a text in it holds a lone
+    surrogate), the plain way: what :func:`parse_json` must refuse."""
+    if isinstance(value, str):
+        return 0, any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, dict | list):
+        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        found = [_depth_and_surrogate(v) for v in items]
+        keys_bad = isinstance(value, dict) and any(_depth_and_surrogate(k)[1] for k in value)
+        return (1 + max((d for d, _ in found), default=0),
+                keys_bad or any(s for _, s in found))
+    return 0, False
+
+
+_TEXT = st.text(st.sampled_from(["a", "\u00e9", "\u20ac", "\U0001f600", "\\", '"', "[", "{",
+                                 "\ud800", "\udfff"]), max_size=4)
+"""Texts, with lone surrogates often (which no answer could carry)."""
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | _TEXT,
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(_TEXT, inner, max_size=3), max_leaves=40)
+
+
+@given(_JSON, st.integers(0, 20), st.booleans())
+def test_messages_are_refused_exactly_when_too_deep_or_not_text(
+        inner: Any, wrapped: int, ascii_only: bool) -> None:
+    """The quick way out of :func:`parse_json` (no walk for a message with few
+    brackets, ASCII and no escape) refuses and accepts what the walk would."""
+    import json
+
+    from rebelote.server.app import MAX_DEPTH, BadJSON, parse_json
+
+    value = inner
+    for _ in range(wrapped):  # deep enough, at times, to be refused
+        value = [value]
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    depth, surrogate = _depth_and_surrogate(value)
+    try:
+        parsed = parse_json(text)
+    except BadJSON:
+        assert depth > MAX_DEPTH or surrogate
+    else:
+        assert depth <= MAX_DEPTH and not surrogate and parsed == value

@@ -187,6 +187,11 @@ def parse_json(data: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
         raise BadJSON(f"the message is nested too deeply (at most {max_depth} levels)") from None
     except ValueError:
         raise BadJSON("the message is not JSON") from None
+    if (text.count("{") + text.count("[") <= max_depth and text.isascii()
+            and "\\u" not in text):
+        # No deeper than its brackets, and no surrogate without an escape: the walk
+        # below would find nothing (an act message: 0.2 µs here, 1.3 µs walked).
+        return value
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
