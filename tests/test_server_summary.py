@@ -356,3 +356,31 @@ def counted_once_despite_a_race(url: str, monkeypatch: pytest.MonkeyPatch,
     assert second._counted == first.summaries._counted  # it knows what the first did
     first.store.engine.dispose()
     second.store.engine.dispose()
+
+
+def test_markers_of_many_tables_move_in_chunks_and_are_all_counted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """More tables than one statement moves: several statements, their row counts
+    added (no table taken for one counted meanwhile, so no count made again)."""
+    import rebelote.server.summary as summary
+
+    rng = random.Random()
+    service = TableService(Store(f"sqlite:///{tmp_path / 'c.sqlite'}"),
+                           seed=rng.randrange(1 << 30))
+    monkeypatch.setattr(Summaries, "later", lambda self, tables: None)  # nothing counted
+    _play(service, rng, tables=5, moves=200)
+    monkeypatch.undo()
+    monkeypatch.setattr(summary, "MARKER_ROWS", 2)
+    counts: list[int] = []
+    real = Summaries._update
+
+    def counted(self: Summaries, due: Any) -> None:
+        counts.append(len(due))
+        real(self, due)
+
+    monkeypatch.setattr(Summaries, "_update", counted)
+    with _queries(service.store) as seen:
+        service.summaries.update(service.tables.values())
+    assert counts == [5]  # one count, never made again table by table
+    assert sum(q.startswith("UPDATE table_stats") for q in seen) == 3
+    _same_as_recomputed(service)
