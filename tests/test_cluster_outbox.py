@@ -60,7 +60,7 @@ def test_writes_arrive_in_order_and_are_read_back_once_flushed(redis_url: str) -
             assert item is not None, f"only {len(got)} of {count} published"
             got.append(item["data"])
         await box.close()
-        await pubsub.aclose()  # type: ignore[no-untyped-call]
+        await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8.2
         await writer.aclose()
         await reader.aclose()
         return got, {str(k): str(v) for k, v in entries.items()}
