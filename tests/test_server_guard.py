@@ -514,9 +514,7 @@ def _depth_and_surrogate(value: Any) -> tuple[int, bool]:
     if isinstance(value, dict | list):
         items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
         found = [_depth_and_surrogate(v) for v in items]
-        keys_bad = isinstance(value, dict) and any(_depth_and_surrogate(k)[1] for k in value)
-        return (1 + max((d for d, _ in found), default=0),
-                keys_bad or any(s for _, s in found))
+        return 1 + max((d for d, _ in found), default=0), any(s for _, s in found)
     return 0, False
 
 

@@ -170,6 +170,12 @@ UPSERT_ROWS = 100
 """Rows per upsert statement (7 parameters each: within SQLite's 999)."""
 
 
+def _mark(conn: Connection) -> str:
+    """The driver's parameter mark, for SQL written as the driver's own (SQLite's
+    ``?``, psycopg's ``%s``)."""
+    return "?" if conn.dialect.paramstyle == "qmark" else "%s"
+
+
 def _upsert_sums(conn: Connection, sums: dict[str, list[int]]) -> None:
     """The players' sums added in place by the database, new players' rows made, in a
     statement of many rows (``INSERT ... ON CONFLICT DO UPDATE``: SQLite and PostgreSQL,
@@ -179,7 +185,7 @@ def _upsert_sums(conn: Connection, sums: dict[str, list[int]]) -> None:
     one update per player let the GIL go at every row, under load each time waiting for
     the busy event loop to give it back (the counts took the load row 12 % of its
     actions)."""
-    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    mark = _mark(conn)
     row = "(" + ", ".join([mark] * (1 + len(SUM_COLUMNS))) + ")"
     head = f"INSERT INTO player_stats (player, {', '.join(SUM_COLUMNS)}) VALUES "
     tail = " ON CONFLICT (player) DO UPDATE SET " + ", ".join(
@@ -202,7 +208,7 @@ def _move_markers(conn: Connection,
     value given, by one ``UPDATE ... FROM (VALUES ...)`` per :data:`MARKER_ROWS` tables
     (SQLite from 3.33, PostgreSQL; the values' columns are ``column1``... in both):
     the markers moved, in all."""
-    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    mark = _mark(conn)
     row = (f"({mark}, CAST({mark} AS INTEGER), CAST({mark} AS BOOLEAN), "
            f"CAST({mark} AS INTEGER), CAST({mark} AS BOOLEAN), CAST({mark} AS INTEGER))")
     moved = 0
