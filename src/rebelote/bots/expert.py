@@ -72,7 +72,14 @@ from rebelote.solver import (
     rollouts,
     warm,
 )
-from rebelote.tricks import partner_of, side_of, team_of
+from rebelote.tricks import (
+    CARD_POINTS_TOTAL,
+    partner_of,
+    raw_total,
+    scaled_pair,
+    side_of,
+    team_of,
+)
 from rebelote.view import SeatView
 
 # How the taking side's real card points compare with the exact value (the expert on
@@ -146,6 +153,87 @@ def calibrated_result(hand: HandState, exact: int) -> tuple[float, float]:
         return p * d1 + (1 - p) * d2, p * m1 + (1 - p) * m2
     real = max(0, exact - EXACT_SHORTFALL)
     return scored(real, 1 - team if real == 0 else None)
+
+
+class HandScorer:
+    """A world's exact card values turned into what the hand scores: one side's final
+    card points (those won so far plus a card's exact value from now on) scored by the
+    rules (:func:`~rebelote.scoring.score_outcome`), as that side's score minus the
+    other's. The score is a monotone function of the points, so in a world of known
+    cards the best play for points is also best for the score, and the value of each
+    card there is the score of its exact points. Averaged over worlds, a card is then
+    worth the hand's expected score — a contract made 60% of the time, not 3 points
+    more — which is what the match counts. Four seats, a contract set."""
+
+    __slots__ = ("_full", "_memo", "_pair", "_won_trick", "announcements", "bid",
+                 "capot_bid", "contract", "double", "rules", "scale", "taker_team", "team",
+                 "view", "won")
+
+    TIE_BREAK = 0.01
+    """A card's points from now on, times this, are added to its score: between cards
+    of the same score in every world (a contract already made or lost), the points."""
+
+    def __init__(self, view: SeatView, team: int) -> None:
+        rules = view.rules
+        info = view.contract_info
+        assert info is not None and view.taker >= 0 and rules.players == 4
+        auction = rules.game == "auction"
+        self.view = view
+        self.rules = rules
+        self.team = team
+        self.taker_team = team_of(view.taker)
+        self.contract = view.contract
+        self.bid = info.value if auction else 0
+        self.capot_bid = auction and info.level == CAPOT_LEVEL
+        self.double = info.double if auction else 1
+        self.announcements = view.announcement_points
+        self.won = view.card_points[team]
+        self._full = raw_total(self.contract, rules.all_trump_points)
+        self.scale = CARD_POINTS_TOTAL / self._full
+        self._pair = BELOTE_PAIR[self.contract] if has_trump_suit(self.contract) else 0
+        won = [False, False]
+        for trick in view.tricks:
+            if trick.winner is not None:
+                won[team_of(trick.winner)] = True
+        self._won_trick = won
+        self._memo: dict[tuple[int, tuple[int, int]], float] = {}
+
+    def belote(self, hands: list[CardSet]) -> tuple[int, int]:
+        """Each team's belote in the world ``hands`` (each seat's current cards): 20 to
+        the team whose seat was dealt the trump king and queen."""
+        pair = self._pair
+        if not pair:
+            return (0, 0)
+        for seat, held in enumerate(dealt_hands(self.view, hands)):
+            if held & pair == pair:
+                return (20, 0) if team_of(seat) == 0 else (0, 20)
+        return (0, 0)
+
+    def value(self, raw: int, belote: tuple[int, int]) -> float:
+        """The score difference for :attr:`team` when its exact raw points from now on
+        are ``raw`` (the solver's value), plus the points' tie-break."""
+        total = self.won + raw
+        key = (total, belote)
+        score = self._memo.get(key)
+        if score is None:
+            score = self._memo[key] = self._score(total, belote)
+        return score + self.TIE_BREAK * raw * self.scale
+
+    def _score(self, total: int, belote: tuple[int, int]) -> float:
+        team = self.team
+        full = self._full
+        capot: int | None = None
+        if total > full:  # the kernel's capot bonus: every trick
+            capot, total = team, full
+        elif total <= 0 and not self._won_trick[team]:
+            capot = 1 - team
+        raw = (total, full - total) if team == 0 else (full - total, total)
+        points = scaled_pair(raw, self.contract, self.rules.all_trump_points,
+                             self.taker_team)
+        outcome = HandOutcome(self.taker_team, points, capot, self.announcements, belote,
+                              self.bid, self.capot_bid, self.double)
+        scored = score_outcome(self.rules, outcome).scored
+        return float(scored[team] - scored[1 - team])
 
 
 def no_trump_candidate(hand: CardSet, contract: int) -> bool:
@@ -536,8 +624,8 @@ class ExpertBot:
                  rollouts_per_card: int = 64, weighted: bool = True,
                  bid_worlds: int | None = None, budget_ms: float | None = None,
                  bid_budget_ms: float | None = None, misfit_weight: float = 1.0,
-                 threads: int = 1, model_middle: float = 0.0, model_last: float = 0.0
-                 ) -> None:
+                 threads: int = 1, model_middle: float = 0.0, model_last: float = 0.0,
+                 objective: str = "points") -> None:
         """``samples`` worlds per decision: a fixed number, so that a seed gives the same
         play on any machine; with ``budget_s`` the bot stops sampling when the time is up
         (after ``min_samples``) instead. ``budget_ms``: the anytime mode above. Bids
@@ -552,7 +640,11 @@ class ExpertBot:
         to spare, as colver's search uses every core. ``model_middle``, ``model_last``:
         the worlds are weighted by how likely the others' plays are under
         :class:`~rebelote.bots.knowledge.PlayModel` with these betas (0: each legal card
-        as likely)."""
+        as likely). ``objective``: what a card is worth in a world solved exactly:
+        ``points`` (the side's card points from now on) or ``score`` (the hand's score
+        by the rules: :class:`HandScorer`; four seats)."""
+        if objective not in ("points", "score"):
+            raise ValueError(f"objective must be 'points' or 'score', not {objective!r}")
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError(f"budget_ms must be positive, not {budget_ms!r}")
         self.rng = random.Random(seed)
@@ -581,6 +673,7 @@ class ExpertBot:
         self.misfit_weight = misfit_weight
         self.model_middle = model_middle
         self.model_last = model_last
+        self.objective = objective
         self.samples_used = 0
         self.solved = False
         """Whether the last decision solved its worlds exactly (else rollouts)."""
@@ -639,6 +732,8 @@ class ExpertBot:
             max_samples = self.max_samples
             deadline = start + (self.budget_s or 0.0)
         likelihood = PlayModel(view, self.model_middle, self.model_last)
+        scorer = (HandScorer(view, my_team) if exact and self.objective == "score"
+                  and n == 4 and view.taker >= 0 else None)
         sums = dict.fromkeys(legal, 0.0)
         evidence = Evidence(legal)
         total_weight = 0.0
@@ -678,6 +773,9 @@ class ExpertBot:
                 for c in legal:
                     child, gain = child_position(pos, c)
                     values[c] = gain + rollouts(child, self.rollouts_per_card, seed)[my_team]
+            if scorer is not None:
+                belote = scorer.belote(hands)
+                values = {c: scorer.value(int(v), belote) for c, v in values.items()}
             for c in legal:
                 sums[c] += weight * values[c]
             total_weight += weight
