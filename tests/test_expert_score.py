@@ -86,6 +86,7 @@ def test_a_contract_is_worth_its_score_not_its_points() -> None:
 def test_the_objective_is_checked_and_both_play_legal_cards() -> None:
     with pytest.raises(ValueError, match="objective"):
         ExpertBot(objective="tricks")
+    assert ExpertBot().objective == "score"  # the default; hints keep points
     rules = Rules.contree()
     rng = random.Random(9)
     for seed in range(40):

@@ -66,7 +66,7 @@ def hint_view(view: SeatView, samples: int = 48) -> list[Hint]:
     if view.turn != view.seat or not view.legal_actions:
         raise AnalysisError("the seat has no decision to make")
     if view.phase == "play":
-        bot = ExpertBot(seed=0, samples=samples, solve_cards=24)
+        bot = ExpertBot(seed=0, samples=samples, solve_cards=24, objective="points")
         values = bot.evaluate(view)
         if not values:
             raise AnalysisError("no deal of the hidden cards fits this record")

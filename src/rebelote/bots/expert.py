@@ -625,7 +625,7 @@ class ExpertBot:
                  bid_worlds: int | None = None, budget_ms: float | None = None,
                  bid_budget_ms: float | None = None, misfit_weight: float = 1.0,
                  threads: int = 1, model_middle: float = 0.0, model_last: float = 0.0,
-                 objective: str = "points") -> None:
+                 objective: str = "score") -> None:
         """``samples`` worlds per decision: a fixed number, so that a seed gives the same
         play on any machine; with ``budget_s`` the bot stops sampling when the time is up
         (after ``min_samples``) instead. ``budget_ms``: the anytime mode above. Bids
@@ -642,7 +642,8 @@ class ExpertBot:
         :class:`~rebelote.bots.knowledge.PlayModel` with these betas (0: each legal card
         as likely). ``objective``: what a card is worth in a world solved exactly:
         ``points`` (the side's card points from now on) or ``score`` (the hand's score
-        by the rules: :class:`HandScorer`; four seats)."""
+        by the rules: :class:`HandScorer`; four seats; the default, +5.7 a deal at 10 ms
+        and +11.9 at 100 ms against ``points`` in self-play). Hints keep ``points``."""
         if objective not in ("points", "score"):
             raise ValueError(f"objective must be 'points' or 'score', not {objective!r}")
         if budget_ms is not None and budget_ms <= 0:
