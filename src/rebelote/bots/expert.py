@@ -19,6 +19,7 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Sequence
 
 from rebelote.actions import bid_value, is_bid
 from rebelote.bots import actions_of
@@ -122,6 +123,17 @@ NO_TRUMP_MODES = (NO_TRUMP, ALL_TRUMP)
 """Sans atout and tout atout, bid from solved deals where the rules allow them."""
 
 
+def belote_points(contract: int, dealt: Sequence[CardSet]) -> tuple[int, int]:
+    """Each team's belote when the four seats were dealt ``dealt``: 20 to the team whose
+    seat held the trump king and queen (nothing without a trump suit)."""
+    if has_trump_suit(contract):
+        pair = BELOTE_PAIR[contract]
+        for seat, held in enumerate(dealt):
+            if held & pair == pair:
+                return (20, 0) if team_of(seat) == 0 else (0, 20)
+    return (0, 0)
+
+
 def calibrated_result(hand: HandState, exact: int) -> tuple[float, float]:
     """For a 4-seat hand whose contract is set (cards dealt, taker, suit, bid), when the
     taking side's exact value is ``exact`` card points: team 0's score minus team 1's
@@ -130,16 +142,12 @@ def calibrated_result(hand: HandState, exact: int) -> tuple[float, float]:
     an exact capot is made ``EXACT_CAPOT_MADE`` of the time). Announcements are left out."""
     rules = hand.rules
     team = team_of(hand.taker)
-    belote = [0, 0]
-    pair = BELOTE_PAIR[hand.contract] if has_trump_suit(hand.contract) else 0
-    for seat in range(4):
-        if pair and hand.hands[seat] & pair == pair:
-            belote[team_of(seat)] = 20
+    belote = belote_points(hand.contract, hand.hands)
     auction = rules.game == "auction"
 
     def scored(points: int, capot: int | None) -> tuple[float, float]:
         card_points = (points, 162 - points) if team == 0 else (162 - points, points)
-        outcome = HandOutcome(team, card_points, capot, (0, 0), (belote[0], belote[1]),
+        outcome = HandOutcome(team, card_points, capot, (0, 0), belote,
                               hand.contract_value() if auction else 0,
                               auction and hand.bid_level == CAPOT_LEVEL,
                               hand.double if auction else 1)
@@ -165,7 +173,7 @@ class HandScorer:
     worth the hand's expected score — a contract made 60% of the time, not 3 points
     more — which is what the match counts. Four seats, a contract set."""
 
-    __slots__ = ("_full", "_memo", "_pair", "_won_trick", "announcements", "bid",
+    __slots__ = ("_full", "_memo", "_won_trick", "announcements", "bid",
                  "capot_bid", "contract", "double", "rules", "scale", "taker_team", "team",
                  "view", "won")
 
@@ -190,7 +198,6 @@ class HandScorer:
         self.won = view.card_points[team]
         self._full = raw_total(self.contract, rules.all_trump_points)
         self.scale = CARD_POINTS_TOTAL / self._full
-        self._pair = BELOTE_PAIR[self.contract] if has_trump_suit(self.contract) else 0
         won = [False, False]
         for trick in view.tricks:
             if trick.winner is not None:
@@ -201,13 +208,7 @@ class HandScorer:
     def belote(self, hands: list[CardSet]) -> tuple[int, int]:
         """Each team's belote in the world ``hands`` (each seat's current cards): 20 to
         the team whose seat was dealt the trump king and queen."""
-        pair = self._pair
-        if not pair:
-            return (0, 0)
-        for seat, held in enumerate(dealt_hands(self.view, hands)):
-            if held & pair == pair:
-                return (20, 0) if team_of(seat) == 0 else (0, 20)
-        return (0, 0)
+        return belote_points(self.contract, dealt_hands(self.view, hands))
 
     def value(self, raw: int, belote: tuple[int, int]) -> float:
         """The score difference for :attr:`team` when its exact raw points from now on
