@@ -4,13 +4,16 @@ the wall time ours really used per decision with a choice (bids included, measur
 probe deals first); both of colver's rule bidders (v1 ``improved``, v2 ``improved_v2``,
 its documented default). Fresh duplicate deals each run (the seed is printed). Prints a
 table, writes the curve to ``bench/out/strength.png`` and, as its last line, the results
-as JSON.
+as JSON. ``--from LOG ...`` draws the table and the curve from runs of ``bench.peer_match
+colver --budget-ms B`` instead (each log's last line), pooling the runs of one budget and
+bidder (:func:`pool`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 from pathlib import Path
@@ -27,6 +30,68 @@ BUDGETS = {10: 1000, 100: 500, 500: 200}
 """Budget (ms) -> duplicate deals (the bots issue's minimum at each budget)."""
 GOAL = 10.0
 """Points per deal ahead of colver at every budget."""
+
+
+def budget_of(result: dict[str, Any]) -> int:
+    """The budget (ms) of a match result: its ``budget_ms``, or its level ``expert:B``."""
+    if "budget_ms" in result:
+        return int(result["budget_ms"])
+    level = str(result.get("level", ""))
+    name, _, budget = level.partition(":")
+    if name != "expert" or not budget.isdigit():
+        raise ValueError(f"not a budgeted expert's match: level {level!r}")
+    return int(budget)
+
+
+def pool(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several match results of one budget and bidder as one, on all their deals: the
+    deal-weighted mean, its interval from each run's (each run's deals independent, so
+    the standard errors add in quadrature, weighted by the runs' shares of the deals);
+    the longest times the longest of any run; mean and median times deal-weighted (the
+    medians so only approximately)."""
+    if not runs:
+        raise ValueError("nothing to pool")
+    total = sum(int(r["deals"]) for r in runs)
+    if total <= 0:
+        raise ValueError("no deals to pool")
+    share = [int(r["deals"]) / total for r in runs]
+    mean = sum(w * float(r["mean"]) for w, r in zip(share, runs, strict=True))
+    se = math.sqrt(sum((w * (float(r["ci95"][1]) - float(r["ci95"][0])) / (2 * 1.96)) ** 2
+                       for w, r in zip(share, runs, strict=True)))
+    out: dict[str, Any] = dict(runs[0])
+    out.update(deals=total, mean=mean, ci95=[mean - 1.96 * se, mean + 1.96 * se],
+               budget_ms=budget_of(runs[0]), runs=len(runs))
+    for key, value in runs[0].items():
+        if (not isinstance(value, (int, float)) or isinstance(value, bool)
+                or key in ("deals", "mean", "budget_ms", "runs")):
+            continue
+        values = [r[key] for r in runs if isinstance(r.get(key), (int, float))]
+        if len(values) != len(runs):
+            continue
+        if "max" in key:
+            out[key] = max(values)
+        elif key.endswith(("held_up", "_cards", "over_2_budgets", "over_2_budgets_unheld")):
+            out[key] = sum(values)
+        else:
+            out[key] = sum(w * v for w, v in zip(share, values, strict=True))
+    return out
+
+
+def from_logs(paths: list[Path]) -> list[dict[str, Any]]:
+    """The pooled results of ``bench.peer_match`` logs, one per (budget, bidder), in
+    budget order."""
+    groups: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for path in paths:
+        lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        try:
+            result = json.loads(lines[-1]) if lines else None
+        except json.JSONDecodeError:
+            result = None
+        if not isinstance(result, dict) or "mean" not in result or "ci95" not in result:
+            raise ValueError(f"{path}: its last line is not a peer_match result")
+        key = (budget_of(result), str(result.get("colver_bidder", "v1")))
+        groups.setdefault(key, []).append(result)
+    return [pool(groups[key]) for key in sorted(groups)]
 
 
 def plot(results: list[dict[str, Any]], path: Path) -> None:
@@ -59,8 +124,9 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
-def table(results: list[dict[str, Any]], seed: int) -> Table:
-    out = Table(title=f"expert − colver IS-DD by budget (contrée, duplicate, seed {seed})")
+def table(results: list[dict[str, Any]], seed: int | None) -> Table:
+    where = f"seed {seed}" if seed is not None else "runs pooled"
+    out = Table(title=f"expert − colver IS-DD by budget (contrée, duplicate, {where})")
     for col in ("budget ms", "colver bidder", "deals", "points per deal (95% CI)",
                 "ours ms/decision", "colver ms/decision",
                 "ms: card med / max (CPU) / max not held up; bid med / max",
@@ -86,7 +152,19 @@ def main() -> None:
     parser.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
     parser.add_argument("--bidders", default="v1,v2")
     parser.add_argument("--plot", type=Path, default=ROOT / "bench" / "out" / "strength.png")
+    parser.add_argument("--from", dest="logs", type=Path, nargs="+", default=None,
+                        metavar="LOG", help="draw from bench.peer_match logs, no match run")
     args = parser.parse_args()
+    if args.logs:
+        try:
+            pooled = from_logs(args.logs)
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"strength: {exc}") from None
+        Console(stderr=True, width=140).print(table(pooled, None))
+        plot(pooled, args.plot)
+        Console(stderr=True).print(f"curve: {args.plot}")
+        print(json.dumps({"results": pooled}))
+        return
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     console = Console(stderr=True)
     budgets = [int(b) for b in args.budgets.split(",")]
