@@ -5,8 +5,8 @@ probe deals first); both of colver's rule bidders (v1 ``improved``, v2 ``improve
 its documented default). Fresh duplicate deals each run (the seed is printed). Prints a
 table, writes the curve to ``bench/out/strength.png`` and, as its last line, the results
 as JSON. ``--from LOG ...`` draws the table and the curve from runs of ``bench.peer_match
-colver --budget-ms B`` instead (each log's last line), pooling the runs of one budget and
-bidder (:func:`pool`).
+colver --budget-ms B`` instead (their result lines: a log's last, or a record's every
+line), pooling the runs of one budget and bidder (:func:`pool`).
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ def pool(runs: list[dict[str, Any]]) -> dict[str, Any]:
                 or key in ("deals", "mean", "budget_ms", "runs")):
             continue
         values = [r[key] for r in runs if isinstance(r.get(key), (int, float))]
-        if len(values) != len(runs):
+        if len(values) != len(runs):  # not known for every run: not known pooled
+            del out[key]
             continue
         if "max" in key:
             out[key] = max(values)
@@ -77,20 +78,33 @@ def pool(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def results_in(path: Path) -> list[dict[str, Any]]:
+    """The match results in a file: each line that is a JSON object with ``mean`` and
+    ``ci95`` (a ``bench.peer_match`` log ends with one; a record of several runs, JSON
+    lines, has one a line)."""
+    found = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("{"):
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict) and "mean" in value and "ci95" in value:
+            found.append(value)
+    if not found:
+        raise ValueError(f"{path}: no peer_match result in it")
+    return found
+
+
 def from_logs(paths: list[Path]) -> list[dict[str, Any]]:
-    """The pooled results of ``bench.peer_match`` logs, one per (budget, bidder), in
-    budget order."""
+    """The pooled results of ``bench.peer_match`` logs (or records), one per (budget,
+    bidder), in budget order."""
     groups: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for path in paths:
-        lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
-        try:
-            result = json.loads(lines[-1]) if lines else None
-        except json.JSONDecodeError:
-            result = None
-        if not isinstance(result, dict) or "mean" not in result or "ci95" not in result:
-            raise ValueError(f"{path}: its last line is not a peer_match result")
-        key = (budget_of(result), str(result.get("colver_bidder", "v1")))
-        groups.setdefault(key, []).append(result)
+        for result in results_in(path):
+            key = (budget_of(result), str(result.get("colver_bidder", "v1")))
+            groups.setdefault(key, []).append(result)
     return [pool(groups[key]) for key in sorted(groups)]
 
 
@@ -134,12 +148,17 @@ def table(results: list[dict[str, Any]], seed: int | None) -> Table:
         out.add_column(col, justify="right")
     for r in results:
         lo, hi = r["ci95"]
+
+        def ms(key: str, digits: int = 0, r: dict[str, Any] = r) -> str:
+            value = r.get(key)
+            return "—" if value is None else f"{value:.{digits}f}"
+
         out.add_row(str(r["budget_ms"]), r["colver_bidder"], str(r["deals"]),
                     f"{r['mean']:+.1f} ({lo:+.1f}..{hi:+.1f})",
-                    f"{r['our_decision_ms']:.1f}", f"{r['peer_decision_ms']:.1f}",
-                    (f"{r['our_card_median_ms']:.1f} / {r['our_card_max_ms']:.0f} "
-             f"({r['our_card_max_cpu_ms']:.0f}) / {unheld_text(r)}; {r['our_bid_median_ms']:.1f} / "
-             f"{r['our_bid_max_ms']:.0f}"),
+                    ms("our_decision_ms", 1), ms("peer_decision_ms", 1),
+                    (f"{ms('our_card_median_ms', 1)} / {ms('our_card_max_ms')} "
+                     f"({ms('our_card_max_cpu_ms')}) / {unheld_text(r)}; "
+                     f"{ms('our_bid_median_ms', 1)} / {ms('our_bid_max_ms')}"),
                     "yes" if lo >= GOAL else ("no" if hi < GOAL else "open"))
     return out
 

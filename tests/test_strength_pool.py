@@ -44,6 +44,9 @@ def test_pool_weights_by_deals_and_narrows_the_interval() -> None:
     c = pool([result(30.0, 10.0, 300), result(0.0, 10.0, 100)])
     assert c["mean"] == pytest.approx(22.5)
     assert pool([a])["ci95"] == pytest.approx(a["ci95"])
+    # a field one run lacks (an older record) is not known for the pool
+    older = {k: v for k, v in b.items() if k != "our_card_median_ms"}
+    assert "our_card_median_ms" not in pool([a, older])
     with pytest.raises(ValueError):
         pool([])
 
@@ -67,13 +70,20 @@ def test_from_logs_groups_by_budget_and_bidder(tmp_path: Path) -> None:
             write_log(tmp_path / "b.log", result(10.0, 14.0, 500, 100, "v2")),
             write_log(tmp_path / "c.log", result(30.0, 20.0, 200, 500, "v2")),
             write_log(tmp_path / "d.log", result(5.0, 14.0, 500, 100, "v1"))]
+    record = tmp_path / "record.jsonl"  # several runs, one a line
+    record.write_text(json.dumps(result(0.0, 20.0, 200, 500, "v2")) + "\n"
+                      + json.dumps(result(0.0, 20.0, 200, 10, "v1")) + "\n", encoding="utf-8")
+    rows = from_logs([*logs, record])
+    assert [(r["budget_ms"], r["colver_bidder"], r["deals"]) for r in rows] == [
+        (10, "v1", 200), (100, "v1", 500), (100, "v2", 1000), (500, "v2", 400)]
+    assert rows[3]["mean"] == pytest.approx(15.0)
     rows = from_logs(logs)
     keys = [(r["budget_ms"], r["colver_bidder"], r["deals"]) for r in rows]
     assert keys == [(100, "v1", 500), (100, "v2", 1000), (500, "v2", 200)]
     assert rows[1]["mean"] == pytest.approx(15.0)
     bad = tmp_path / "bad.log"
     bad.write_text("Traceback (most recent call last):\n  boom\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"bad\.log"):
+    with pytest.raises(ValueError, match=r"bad\.log: no peer_match result"):
         from_logs([bad])
 
 
