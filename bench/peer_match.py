@@ -306,12 +306,14 @@ def main() -> None:
         m = statistics.mean(cli_diffs)
         h = 1.96 * statistics.stdev(cli_diffs) / math.sqrt(len(cli_diffs))
         print(json.dumps({"peer": "belote-cli hard", "level": args.level,
-                          "deals": len(cli_diffs), "our_decisions": len(times),
+                          "seed": args.seed, "deals": len(cli_diffs), "our_decisions": len(times),
                           "peer_time_ms": 0, "mean": m,
                           "ci95": [m - h, m + h]}))
         return
-    print(json.dumps(colver_match(args.deals, args.level, rng, args.time_ms,
-                                  args.colver_bidder, args.play_only, threads=args.threads)))
+    result = colver_match(args.deals, args.level, rng, args.time_ms, args.colver_bidder,
+                          args.play_only, threads=args.threads)
+    result["seed"] = args.seed  # a result names its deals
+    print(json.dumps(result))
 
 
 def colver_match(deals: int, level: str, rng: random.Random, time_ms: int = 0,

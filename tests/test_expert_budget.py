@@ -265,6 +265,7 @@ def test_the_peer_match_gives_colver_our_measured_time_and_reports_both() -> Non
                          capture_output=True, text=True, cwd=root, timeout=600, check=True)
     r = json.loads(out.stdout.strip().splitlines()[-1])
     assert r["level"] == "expert:5" and r["colver_bidder"] == "v2" and r["deals"] == 2
+    assert r["seed"] == 4  # the result names its deals
     assert r["our_decision_ms"] > 0 and r["peer_decision_ms"] > 0
     assert r["peer_time_ms"] >= 1
     assert 0 < r["our_card_median_ms"] <= r["our_card_max_ms"]
