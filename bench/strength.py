@@ -59,11 +59,16 @@ def pool(runs: list[dict[str, Any]]) -> dict[str, Any]:
     se = math.sqrt(sum((w * (float(r["ci95"][1]) - float(r["ci95"][0])) / (2 * 1.96)) ** 2
                        for w, r in zip(share, runs, strict=True)))
     out: dict[str, Any] = dict(runs[0])
-    out.update(deals=total, mean=mean, ci95=[mean - 1.96 * se, mean + 1.96 * se],
-               budget_ms=budget_of(runs[0]), runs=len(runs))
+    out.update(budget_ms=budget_of(runs[0]), runs=len(runs))
+    if "seed" in out:  # each run's deals
+        out["seeds"] = [r.get("seed") for r in runs]
+        del out["seed"]
+    if len(runs) == 1:
+        return out
+    out.update(deals=total, mean=mean, ci95=[mean - 1.96 * se, mean + 1.96 * se])
     for key, value in runs[0].items():
         if (not isinstance(value, (int, float)) or isinstance(value, bool)
-                or key in ("deals", "mean", "budget_ms", "runs")):
+                or key in ("deals", "mean", "budget_ms", "runs", "seed")):
             continue
         values = [r[key] for r in runs if isinstance(r.get(key), (int, float))]
         if len(values) != len(runs):  # not known for every run: not known pooled
@@ -158,7 +163,7 @@ def table(results: list[dict[str, Any]], seed: int | None) -> Table:
                     ms("our_decision_ms", 1), ms("peer_decision_ms", 1),
                     (f"{ms('our_card_median_ms', 1)} / {ms('our_card_max_ms')} "
                      f"({ms('our_card_max_cpu_ms')}) / {unheld_text(r)}; "
-                     f"{ms('our_bid_median_ms', 1)} / {ms('our_bid_max_ms')}"),
+                     f"{ms('our_bid_median_ms', 1)} / {ms('our_bid_max_ms', 1)}"),
                     "yes" if lo >= GOAL else ("no" if hi < GOAL else "open"))
     return out
 

@@ -44,6 +44,9 @@ def test_pool_weights_by_deals_and_narrows_the_interval() -> None:
     c = pool([result(30.0, 10.0, 300), result(0.0, 10.0, 100)])
     assert c["mean"] == pytest.approx(22.5)
     assert pool([a])["ci95"] == pytest.approx(a["ci95"])
+    assert pool([a])["our_cards"] == 1000 and isinstance(pool([a])["our_cards"], int)
+    seeded = pool([dict(a, seed=7), dict(b, seed=8)])
+    assert seeded["seeds"] == [7, 8] and "seed" not in seeded
     # a field one run lacks (an older record) is not known for the pool
     older = {k: v for k, v in b.items() if k != "our_card_median_ms"}
     assert "our_card_median_ms" not in pool([a, older])
