@@ -121,10 +121,12 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for bidder in sorted({r["colver_bidder"] for r in results}):
+    bidders = sorted({r["colver_bidder"] for r in results})
+    for i, bidder in enumerate(bidders):
         rows = sorted((r for r in results if r["colver_bidder"] == bidder),
                       key=lambda r: r["budget_ms"])
-        xs = [r["budget_ms"] for r in rows]
+        dodge = 1.06 ** (i - (len(bidders) - 1) / 2)  # the bidders' bars side by side
+        xs = [r["budget_ms"] * dodge for r in rows]
         ys = [r["mean"] for r in rows]
         err = [[r["mean"] - r["ci95"][0] for r in rows], [r["ci95"][1] - r["mean"] for r in rows]]
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=4, label=f"colver bidder {bidder}")
