@@ -110,6 +110,10 @@ def from_logs(paths: list[Path]) -> list[dict[str, Any]]:
         for result in results_in(path):
             key = (budget_of(result), str(result.get("colver_bidder", "v1")))
             groups.setdefault(key, []).append(result)
+    for (budget, bidder), runs in groups.items():
+        if len({bool(r.get("play_only")) for r in runs}) > 1:
+            raise ValueError(f"{budget} ms, colver {bidder}: card-play-only runs mixed "
+                             "with full deals")
     return [pool(groups[key]) for key in sorted(groups)]
 
 

@@ -84,6 +84,9 @@ def test_from_logs_groups_by_budget_and_bidder(tmp_path: Path) -> None:
     keys = [(r["budget_ms"], r["colver_bidder"], r["deals"]) for r in rows]
     assert keys == [(100, "v1", 500), (100, "v2", 1000), (500, "v2", 200)]
     assert rows[1]["mean"] == pytest.approx(15.0)
+    fixed = write_log(tmp_path / "fixed.log", dict(result(9.0, 14.0, 100), play_only=True))
+    with pytest.raises(ValueError, match="play-only"):
+        from_logs([logs[0], fixed])
     bad = tmp_path / "bad.log"
     bad.write_text("Traceback (most recent call last):\n  boom\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"bad\.log: no peer_match result"):
