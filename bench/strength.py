@@ -24,6 +24,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from bench.peer_match import colver_match, unheld_text
+from rebelote.bots import parse_level
 
 ROOT = Path(__file__).resolve().parents[1]
 BUDGETS = {10: 1000, 100: 500, 500: 200}
@@ -37,8 +38,8 @@ def budget_of(result: dict[str, Any]) -> int:
     if "budget_ms" in result:
         return int(result["budget_ms"])
     level = str(result.get("level", ""))
-    name, _, budget = level.partition(":")
-    if name != "expert" or not budget.isdigit():
+    _, budget = parse_level(level)  # a ValueError for an unknown level
+    if budget is None:
         raise ValueError(f"not a budgeted expert's match: level {level!r}")
     return int(budget)
 
