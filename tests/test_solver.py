@@ -136,6 +136,78 @@ def test_equivalent_root_cards_are_searched_once_with_the_same_value() -> None:
     assert merged >= 20
 
 
+def test_a_trick_card_between_two_pointless_cards_keeps_them_apart() -> None:
+    """Seat 1 holds the 7 and 9 of spades while the 8 leads the trick: the 9 wins it, the
+    7 does not. The equivalent-card merge once left the trick out and gave the 7 the 9's
+    value (40 points for a card worth none here)."""
+    rules = Rules.ffb()
+    last = [["8S", "AC"], ["7S", "9S"], ["KD", "QD"], ["10C", "JD"]]
+    first = [["7H", "8H", "9H", "10H", "JH", "QH"], ["KH", "AH", "7D", "8D", "9D", "10D"],
+             ["AD", "7C", "8C", "9C", "JC", "QC"], ["KC", "AS", "10S", "KS", "QS", "JS"]]
+    cards = [[parse_card(c) for c in a + b] for a, b in zip(last, first, strict=True)]
+    h = HandState.with_contract(rules, 3, cards, 0, 1)
+    while len(h.played) < 24:  # six tricks of the first cards: each seat its first legal
+        seat = h.turn
+        h.play(next(c for c in map(parse_card, first[seat]) if h.legal_cards() >> c & 1))
+    assert h.turn == 0 and h.hands[0] == (1 << parse_card("8S")) | (1 << parse_card("AC"))
+    h.play(parse_card("8S"))
+    team = side_of(h.turn, h.n, h.taker)
+    values = Solver().move_values(position_of(h, team))
+    for card, value in values.items():
+        g, gain = after(h, card, team)
+        assert value == gain + brute(g, team)
+    assert values[parse_card("7S")] != values[parse_card("9S")]
+
+
+def two_pointless_of_the_led_suit(rng: random.Random, rules: Rules, max_cards_left: int
+                                  ) -> HandState:
+    """A random hand in play, mid-trick with at most ``max_cards_left`` cards out, where
+    the player to move holds two or more point-less cards of the led suit."""
+    while True:
+        h = HandState.new(rules, rng.randrange(rules.players), rng)
+        while h.phase == 0:
+            h.apply(rng.choice(h.legal_actions()))
+        if h.is_void or h.contract == 5:
+            continue
+        while not h.is_over:
+            left = sum(m.bit_count() for m in h.hands)
+            if h.trick and left <= max_cards_left:
+                points = points_table(h.contract, rules.all_trump_points)
+                led = [c for c in cards_of(h.hands[h.turn]) if c >> 3 == h.trick[0] >> 3]
+                if sum(1 for c in led if points[c] == 0) >= 2:
+                    return h
+            h.apply(rng.choice(h.legal_actions()))
+
+
+def test_pointless_cards_merged_mid_trick_match_brute_force() -> None:
+    """Endgames where the player to move holds two point-less cards of the led suit:
+    every card's value against brute force (the merge must weigh the trick's best card;
+    the loops of the last tricks merge too)."""
+    rng = random.Random(2027)
+    solver = Solver()
+    four = [r for r in RULESETS if r.players == 4]  # three play without the 7s and 8s
+    for i in range(60):
+        h = two_pointless_of_the_led_suit(rng, four[i % len(four)], 10)
+        team = side_of(h.turn, h.n, h.taker)
+        for card, value in solver.move_values(position_of(h, team)).items():
+            g, gain = after(h, card, team)
+            assert value == gain + brute(g, team)
+
+
+def test_pointless_cards_are_the_weakest_of_their_suit_in_bit_order() -> None:
+    """The kernel's merge of equivalent cards works on bits: in every contract and
+    card-points option, each suit's point-less cards are its two or three weakest, and
+    their bits rise with their strength."""
+    for row in range(len(kernel.POINTS_TABLE)):
+        mode = min(row, 5)
+        zero = kernel._zero_mask(mode, row)
+        for suit in range(4):
+            zone = (zero >> (8 * suit)) & 0xFF
+            assert zone in (0b11, 0b111)
+            weakest = list(kernel.ORDER_TABLE[mode, suit][::-1][:zone.bit_count()])
+            assert weakest == [8 * suit + i for i in range(zone.bit_count())]
+
+
 def test_at_least_agrees_with_the_exact_value() -> None:
     """The null-window test answers "value >= target" exactly: true at the value, false
     one point above, on endgames and on full deals of every ruleset."""
