@@ -45,21 +45,29 @@ def progress(state: dict[str, Any]) -> Progress:
 
 
 class Client:
-    def __init__(self, cookie: str, rng: random.Random) -> None:
+    """A player who plays random legal actions at his table as soon as it is his turn
+    and, when its game is over, asks for the rematch and plays on there (a game to
+    10,000 points lasts a few seconds at this pace)."""
+
+    def __init__(self, cookie: str, rng: random.Random, table: str) -> None:
         self.cookie = cookie
         self.rng = rng
+        self.table = table
+        self.tables = [table]  # every table he played at, in order
         self.acked: dict[str, Progress] = {}
         self.actions = self.acks = self.storage_errors = self.other_errors = 0
+        self.rematches = 0
 
-    async def play(self, port: int, table: str, until: float) -> None:
+    async def play(self, port: int, until: float) -> None:
         with contextlib.suppress(Exception):
             async with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=5,
                                additional_headers={"Cookie": self.cookie}) as ws:
-                await ws.send(json.dumps({"type": "sync", "table": table}))
-                await self._loop(ws, table, until)
+                await ws.send(json.dumps({"type": "sync", "table": self.table}))
+                await self._loop(ws, until)
 
-    async def _loop(self, ws: ClientConnection, table: str, until: float) -> None:
+    async def _loop(self, ws: ClientConnection, until: float) -> None:
         sent_at: Progress | None = None
+        asked = False  # the rematch of the current table, on this connection
         while time.perf_counter() < until:
             try:
                 raw = await asyncio.wait_for(ws.recv(), until - time.perf_counter())
@@ -72,10 +80,26 @@ class Client:
                 else:
                     self.other_errors += 1
                 sent_at = None
-                await ws.send(json.dumps({"type": "sync", "table": table}))
+                asked = False
+                await ws.send(json.dumps({"type": "sync", "table": self.table}))
                 continue
-            if message["type"] != "state" or message.get("phase") == "waiting":
+            if message["type"] != "state" or message.get("table") != self.table:
                 continue
+            if message.get("winner") is not None:  # over: on to the rematch
+                new = message.get("rematch")
+                if asked and new:
+                    self.table = new
+                    self.tables.append(new)
+                    self.rematches += 1
+                    sent_at, asked = None, False
+                    await ws.send(json.dumps({"type": "sync", "table": new}))
+                elif not asked:
+                    asked = True
+                    await ws.send(json.dumps({"type": "rematch", "table": self.table}))
+                continue
+            if message.get("phase") == "waiting":
+                continue
+            table = self.table
             now = progress(message)
             if sent_at is not None and now > sent_at:
                 self.acks += 1
@@ -98,33 +122,33 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         disk = Path(tmp) / "disk"
         disk.mkdir()
-        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs",
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs",
                                   str(disk)], capture_output=True).returncode == 0
         result["write_failures"] = "tmpfs full" if mounted else "not available (no mount)"
         db, data = disk / "soak.sqlite", Path(tmp) / "data"
         port = free_port()
         try:
             proc = start_server(port, db, data=data)
-            clients: list[tuple[Client, str]] = []
+            clients: list[Client] = []
 
             async def setup() -> None:
                 for t in range(count):
-                    a = Client(sign_in_guest(port, f"a{t}"), random.Random(rng.random()))
-                    b = Client(sign_in_guest(port, f"b{t}"), random.Random(rng.random()))
+                    cookies = sign_in_guest(port, f"a{t}"), sign_in_guest(port, f"b{t}")
                     async with connect(f"ws://127.0.0.1:{port}/ws",
-                                       additional_headers={"Cookie": a.cookie}) as ws:
+                                       additional_headers={"Cookie": cookies[0]}) as ws:
                         await ws.send(json.dumps({"type": "create",
                                                   "options": {"target": 10_000}}))
                         table = json.loads(await ws.recv())["table"]
                         async with connect(f"ws://127.0.0.1:{port}/ws",
-                                           additional_headers={"Cookie": b.cookie}) as wb:
+                                           additional_headers={"Cookie": cookies[1]}) as wb:
                             await wb.send(json.dumps({"type": "join", "table": table,
                                                       "seat": 2}))
                             await wb.recv()
                         await ws.send(json.dumps({"type": "bots", "table": table,
                                                   "level": "random"}))
                         await ws.recv()
-                    clients.extend([(a, table), (b, table)])
+                    clients.extend(Client(cookie, random.Random(rng.random()), table)
+                                   for cookie in cookies)
 
             asyncio.run(setup())
             deadline = time.perf_counter() + seconds
@@ -146,11 +170,14 @@ def main() -> None:
                         await asyncio.sleep(rng.uniform(0.2, 0.8))
                         filler.unlink()
 
-                    await asyncio.gather(faults(), *(c.play(port, t, until) for c, t in clients))
+                    await asyncio.gather(faults(), *(c.play(port, until) for c in clients))
 
                 asyncio.run(round_())
                 with contextlib.suppress(FileNotFoundError):
                     (disk / "filler").unlink()
+                with contextlib.suppress(FileNotFoundError):  # the log kept in check
+                    wal = (disk / "soak.sqlite-wal").stat().st_size / 1e6
+                    result["wal_max_mb"] = round(max(result.get("wal_max_mb", 0), wal), 1)
                 proc.send_signal(signal.SIGKILL)  # mid-play: no clean shutdown
                 proc.wait(timeout=10)
                 result["kills"] += 1
@@ -162,31 +189,44 @@ def main() -> None:
 
             service = TableService(Store(f"sqlite:///{db}"))
             lost = 0
-            for client, table in clients:
-                t = service.tables.get(table)
-                acked = client.acked.get(table)
-                if t is None or acked is None:
-                    lost += acked is not None
-                    continue
-                view = service.handle(t.creator, {"type": "sync", "table": table})[0][1]
-                lost += progress(view) < acked  # the public progress: any seat's view
+            played = {table for c in clients for table in c.tables}
+            for client in clients:
+                for table in client.tables:
+                    t = service.tables.get(table)
+                    acked = client.acked.get(table)
+                    if t is None or acked is None:
+                        lost += acked is not None
+                        continue
+                    view = service.handle(t.creator, {"type": "sync", "table": table})[0][1]
+                    lost += progress(view) < acked  # the public progress: any seat's view
             result.update({
                 "tables": count, "clients": len(clients), "seconds": seconds,
-                "actions_sent": sum(c.actions for c, _ in clients),
-                "acknowledged": sum(c.acks for c, _ in clients),
-                "storage_errors_seen": sum(c.storage_errors for c, _ in clients),
-                "other_errors_seen": sum(c.other_errors for c, _ in clients),
+                "games_played": len(played),
+                "rematches_seen": sum(c.rematches for c in clients),
+                "actions_sent": sum(c.actions for c in clients),
+                "acknowledged": sum(c.acks for c in clients),
+                "storage_errors_seen": sum(c.storage_errors for c in clients),
+                "other_errors_seen": sum(c.other_errors for c in clients),
                 "tables_replayed": len(service.tables),
                 "quarantined": len(service.quarantined),
                 "acknowledged_lost": lost,
                 "stored_actions": sum(t.seq for t in service.tables.values())})
+        except Exception:
+            keep = os.environ.get("SOAK_KEEP")
+            if keep:
+                import shutil
+                shutil.copytree(disk, keep, dirs_exist_ok=True)
+            for log in disk.glob("server-*.log"):  # what the server said, before it goes
+                print(f"--- {log.name}, last lines:", *log.read_text().splitlines()[-30:],
+                      sep="\n", file=sys.stderr)
+            raise
         finally:
             with contextlib.suppress(Exception):
                 proc.kill()
             if mounted:
                 subprocess.run(["umount", "-l", str(disk)], capture_output=True)
     result["ok"] = (result.get("quarantined") == 0 and result.get("acknowledged_lost") == 0
-                    and result.get("tables_replayed") == count)
+                    and result.get("tables_replayed", 0) >= result.get("games_played", count))
     print(json.dumps(result))
 
 

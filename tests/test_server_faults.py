@@ -321,7 +321,7 @@ def test_signing_in_on_a_failing_database_is_a_clear_error(tmp_path: Path) -> No
 
 def test_commits_never_checkpoint_the_sqlite_log(tmp_path: Path) -> None:
     """A checkpoint waits for the disk: it is left to Store.checkpoint (run by the web
-    layer in a thread), never done inside a commit on the event loop."""
+    layer in its writer thread), never done inside a commit on the event loop."""
     db = tmp_path / "db.sqlite"
     store = Store(f"sqlite:///{db}")
     with store.engine.connect() as c:
@@ -336,6 +336,53 @@ def test_commits_never_checkpoint_the_sqlite_log(tmp_path: Path) -> None:
     assert wal.stat().st_size > 0 and db.stat().st_size == size  # all in the log still
     store.checkpoint()
     assert db.stat().st_size > size  # copied into the file
+
+
+def test_the_sqlite_log_starts_over_and_is_cut_back(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a checkpoint between writes the next write starts the log over and cuts
+    its file back to WAL_KEPT_BYTES (a burst of writes left it at its largest); a log
+    that grew past WAL_STUCK_BYTES anyway is emptied by a checkpoint that waits for the
+    others, and a reader in the way holds it up WAL_STUCK_WAIT_MS at most."""
+    import rebelote.server.store as store_module
+
+    monkeypatch.setattr(store_module, "WAL_KEPT_BYTES", 64 << 10)
+    db = tmp_path / "db.sqlite"
+    store = Store(f"sqlite:///{db}")
+    with store.engine.connect() as c:
+        assert c.exec_driver_sql("PRAGMA journal_size_limit").scalar() == 64 << 10
+    service = TableService(store, seed=1)
+    table, players = _four(service)
+
+    def play(moves: int) -> None:
+        for _ in range(moves):
+            mover, action = _mover(service, table, players)
+            service.handle(mover, {"type": "act", "table": table, "action": action})
+
+    wal = Path(f"{db}-wal")
+    play(300)
+    grown = wal.stat().st_size
+    assert grown > 64 << 10
+    store.checkpoint()
+    play(1)
+    assert wal.stat().st_size <= 64 << 10 < grown  # started over, cut back
+    monkeypatch.setattr(store_module, "WAL_STUCK_BYTES", 1)
+    play(20)
+    reader = sqlite3.connect(db)  # a read in progress: the log cannot be emptied
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM actions").fetchall()
+    play(5)
+    started = time.perf_counter()
+    store.checkpoint()  # no error: it gives up after its wait
+    assert time.perf_counter() - started < 1.0 and wal.stat().st_size > 0
+    reader.rollback()
+    reader.close()
+    with store.engine.connect() as c:  # the pool's connection waits as before
+        assert c.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
+    store.checkpoint()
+    assert wal.stat().st_size == 0  # emptied
+    play(1)
+    assert len(store.load(table)[0].actions) == service.tables[table].seq
 
 
 class GatedStore(FlakyStore):
@@ -391,6 +438,67 @@ def test_actions_are_written_off_the_event_loop(tmp_path: Path) -> None:
     count = _count(store, table)
     asyncio.run(scenario())
     assert _count(store, table) == count + 1
+
+
+def test_a_checkpoint_runs_in_the_writer_thread_between_two_batches(tmp_path: Path) -> None:
+    """Beside a stream of commits a checkpoint never copied the whole log, which then
+    never started over (262 MB in a minute of the fault soak, until the disk was full):
+    it runs in the writer thread, after the batch being written."""
+    store, service, group, _told = _group(tmp_path)
+    table, players = _four(service)
+    count = _count(store, table)
+    seen: list[tuple[str, bool, int]] = []
+
+    def job() -> None:
+        seen.append((threading.current_thread().name, store.writing.is_set(),
+                     _count(store, table)))
+
+    async def scenario() -> None:
+        mover, action = _mover(service, table, players)
+        store.gate.clear()
+        service.handle(mover, {"type": "act", "table": table, "action": action},
+                       commit=False)
+        waiting = asyncio.ensure_future(group.flush())
+        while not store.writing.is_set():
+            await asyncio.sleep(0.001)
+        checkpoint = asyncio.ensure_future(group.between_batches(job))
+        await asyncio.sleep(0.05)
+        assert not seen  # not beside the write in progress
+        store.gate.set()
+        assert await waiting is None
+        await checkpoint
+        group.close()
+
+    asyncio.run(scenario())
+    assert len(seen) == 1
+    name, writing, stored = seen[0]
+    assert name.startswith("writer") and not writing and stored == count + 1
+
+
+def test_the_server_checkpoints_in_its_writer_thread(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The running server's checkpoints go through its writer thread (they ran in a
+    thread of their own, beside the writes)."""
+    from starlette.testclient import TestClient
+
+    import rebelote.server.app as app_module
+
+    monkeypatch.setattr(app_module, "CHECKPOINT_S", 0.02)
+    app = app_module.create_app(f"sqlite:///{tmp_path / 'web.sqlite'}", secret="t")
+    threads: list[str] = []
+    store = app.state.service.store
+    real = store.checkpoint
+
+    def checkpoint() -> None:
+        threads.append(threading.current_thread().name)
+        real()
+
+    store.checkpoint = checkpoint
+    with TestClient(app):
+        deadline = time.monotonic() + 5
+        while len(threads) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert len(threads) >= 3 and all(name.startswith("writer") for name in threads)
 
 
 def test_answers_do_not_wait_for_the_summaries_count(tmp_path: Path) -> None:

@@ -105,6 +105,9 @@ hundreds a second (two such clients took a fifth of a busy server's event loop).
 LOGIN_PAUSED_PER_ADDRESS = 4
 """Refusals paused at once per address; past that they are answered at once (so that
 many parallel attempts cannot hold many connections open)."""
+CHECKPOINT_S = 1.0
+"""How often SQLite's write-ahead log is copied into the database file (in the writer
+thread): the log holds about this long's writes."""
 SHUTDOWN_GRACE_S = 5.0
 """On SIGTERM, the longest wait for the connections and requests in progress to end
 before the server cancels them and writes its last batch (nothing they do can hold a
@@ -595,6 +598,11 @@ class GroupCommit:
         for waiter in waiters:
             if not waiter.done():  # (a waiter cancelled meanwhile)
                 waiter.set_result(result)
+
+    async def between_batches(self, job: Callable[[], None]) -> None:
+        """Run ``job`` in the writer thread, after the batch being written and before
+        the next (a checkpoint: no write of this process beside it)."""
+        await asyncio.get_running_loop().run_in_executor(self._writer, job)
 
     def _settle(self) -> None:
         """What the last batches left waiting in the summaries counted, even if no
@@ -1154,12 +1162,13 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         return STORAGE_ERROR
 
     async def checkpoints() -> None:
-        """The SQLite log copied into its file every 2 s, in a thread (never inside a
-        commit on the loop)."""
+        """The SQLite log copied into its file every second, in the writer thread
+        between two batches (:meth:`Store.checkpoint`: beside the writes, the log never
+        started over)."""
         while True:
-            await asyncio.sleep(2.0)
+            await asyncio.sleep(CHECKPOINT_S)
             try:
-                await work.run("disk", store.checkpoint)
+                await group.between_batches(store.checkpoint)
             except Exception as exc:  # a full disk: the next one tries again
                 log.warning("checkpoint of the database failed: %s", exc)
 
