@@ -143,6 +143,23 @@ def test_per_player_limits_on_tables(tmp_path: Path) -> None:
     assert service.handle("bruno", {"type": "create"})[0][1]["type"] == "created"
 
 
+@pytest.mark.parametrize("limit", ["MAX_OPEN_TABLES", "MAX_CREATED_PER_MINUTE"])
+def test_each_table_limit_holds_on_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           limit: str) -> None:
+    """The two limits are both 10: each is checked here with the other out of the way
+    (either one removed, the test above still passed)."""
+    import rebelote.server.tables as tables
+    from rebelote.server.store import Store
+
+    for name in ("MAX_OPEN_TABLES", "MAX_CREATED_PER_MINUTE"):
+        monkeypatch.setattr(tables, name, 3 if name == limit else 100)
+    service = TableService(Store(f"sqlite:///{tmp_path / 'db.sqlite'}"))
+    answers = [service.handle("ana", {"type": "create"})[0][1] for _ in range(5)]
+    assert [a["type"] for a in answers] == ["created"] * 3 + ["error"] * 2
+    words = "unfinished" if limit == "MAX_OPEN_TABLES" else "new tables"
+    assert answers[3]["code"] == "limit" and words in answers[3]["message"]
+
+
 def test_messages_are_size_and_depth_limited(tmp_path: Path) -> None:
     with TestClient(_app(tmp_path)) as client:
         _guest(client)
@@ -388,15 +405,14 @@ def test_a_finished_game_takes_no_bots_and_an_action_is_applied_once(
     state = next(m for _p, m in out if m["type"] == "state")
     while state["winner"] is None:
         calls.clear()
+        seq = service.tables[table].seq
         out = service.handle("ana", {"type": "act", "table": table, "action": state["legal"][0]})
         state = next(m for _p, m in out if m["type"] == "state")
         assert calls and calls[0][0] is not None
-        game = service.tables[table].game
-        assert game is not None
-        bots = len(calls) - 1
-        assert bots >= 0  # Ana's action once, then each bot's once
+        # Ana's action once, then each bot's once: one apply per stored action
+        assert len(calls) == service.tables[table].seq - seq
     out = service.handle("ana", {"type": "bots", "table": table, "level": "random"})
-    assert out == [("ana", out[0][1])] and out[0][1]["code"] in ("game_over", "seat_taken")
+    assert out == [("ana", out[0][1])] and out[0][1]["code"] == "game_over"
 
 
 def test_hints_and_expert_bots_run_in_worker_processes(tmp_path: Path) -> None:
