@@ -236,15 +236,17 @@ def soak_section(console: Console) -> None:
     table = Table(title="Web server fault soak: 60 s, 10 tables, random kill -9 and "
                         "full-disk windows")
     for col in ("kills", "disk full", "acknowledged", "storage errors", "tables replayed",
-                "quarantined", "acknowledged lost", "ok"):
+                "quarantined", "acknowledged lost", "stored twice / holes", "ok"):
         table.add_column(col, justify="right")
     if "error" in r:
-        table.add_row(f"error: {r['error']}", "", "", "", "", "", "", "")
+        table.add_row(f"error: {r['error']}", "", "", "", "", "", "", "", "")
     else:
         table.add_row(str(r["kills"]), f"{r['disk_full']} ({r['write_failures']})",
                       str(r["acknowledged"]), str(r["storage_errors_seen"]),
                       f"{r['tables_replayed']}/{r['tables']}", str(r["quarantined"]),
-                      str(r["acknowledged_lost"]), "yes" if r["ok"] else "no")
+                      str(r["acknowledged_lost"]),
+                      f"{r['actions_stored_twice']} / {r['action_holes']}",
+                      "yes" if r["ok"] else "no")
     console.print(table)
 
 

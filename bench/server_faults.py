@@ -8,7 +8,8 @@ makes every write fail with a full disk until the file is removed. A player coun
 action as acknowledged when the state that follows shows it: the table's progress
 (hands scored, calls, cards played) after it. At the end, a fresh service replays the
 database: every table must load (none quarantined), with unique, gap-free sequence
-numbers (the store checks), and reach at least the last acknowledged progress of each
+numbers (the store checks, and the soak counts actions stored twice and holes
+in the database itself), and reach at least the last acknowledged progress of each
 of its players. Prints one JSON line of counts.
 
 ``python -m bench.server_faults [SECONDS] [TABLES]``
@@ -22,6 +23,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -188,6 +190,14 @@ def main() -> None:
             from rebelote.server.tables import TableService
 
             service = TableService(Store(f"sqlite:///{db}"))
+            with contextlib.closing(sqlite3.connect(db)) as raw:
+                # An action stored twice, or a hole: (table, seq) pairs beyond one each.
+                duplicated, = raw.execute(
+                    "SELECT count(*) - count(DISTINCT table_id || ':' || seq) "
+                    "FROM actions").fetchone()
+                holes, = raw.execute(
+                    "SELECT coalesce(sum(top + 1 - n), 0) FROM (SELECT max(seq) AS top, "
+                    "count(DISTINCT seq) AS n FROM actions GROUP BY table_id)").fetchone()
             lost = 0
             played = {table for c in clients for table in c.tables}
             for client in clients:
@@ -210,6 +220,7 @@ def main() -> None:
                 "tables_replayed": len(service.tables),
                 "quarantined": len(service.quarantined),
                 "acknowledged_lost": lost,
+                "actions_stored_twice": duplicated, "action_holes": holes,
                 "stored_actions": sum(t.seq for t in service.tables.values())})
         except Exception:
             keep = os.environ.get("SOAK_KEEP")
@@ -226,6 +237,8 @@ def main() -> None:
             if mounted:
                 subprocess.run(["umount", "-l", str(disk)], capture_output=True)
     result["ok"] = (result.get("quarantined") == 0 and result.get("acknowledged_lost") == 0
+                    and result.get("actions_stored_twice") == 0
+                    and result.get("action_holes") == 0
                     and result.get("tables_replayed", 0) >= result.get("games_played", count))
     print(json.dumps(result))
 

@@ -239,7 +239,16 @@ class Clock:
         return self.now
 
 
-def test_stand_in_timers_and_nicknames_survive_a_restart(tmp_path: Path) -> None:
+def test_stand_in_timers_and_nicknames_survive_a_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bruno drops; the server is killed 7 s later and restarts: a stand-in takes his
+    seat after the remaining 3 s, not a whole new ``STAND_IN_AFTER_S`` (nor at once)."""
+    import types
+
+    import rebelote.server.tables as tables_module
+
+    wall = [1_000_000.0]  # the wall clock the timers are stored in
+    monkeypatch.setattr(tables_module, "time", types.SimpleNamespace(time=lambda: wall[0]))
     url = f"sqlite:///{tmp_path / 'db.sqlite'}"
     store = Store(url)
     store.add_player("bruno", "Bruno", "bruno")
@@ -251,7 +260,10 @@ def test_stand_in_timers_and_nicknames_survive_a_restart(tmp_path: Path) -> None
     t = first.tables[table]
     assert t.game is not None and t.game.current is not None
     first.reconnected("ana")
-    first.disconnected("bruno")  # Bruno drops, then the server is killed
+    first.disconnected("bruno")  # Bruno drops...
+    gone_before = STAND_IN_AFTER_S - 3
+    clock.now += gone_before
+    wall[0] += gone_before  # ...and 7 s later the server is killed
     clock2 = Clock()
     second = TableService(Store(url), seed=4, clock=clock2)
     second.reconnected("ana")  # Ana comes back; Bruno does not
@@ -262,9 +274,12 @@ def test_stand_in_timers_and_nicknames_survive_a_restart(tmp_path: Path) -> None
     assert t2.game is not None and t2.game.current is not None
     if t2.game.current.turn == 0:  # Ana plays up to Bruno's turn
         second.handle("ana", {"type": "act", "table": table, "action": state["legal"][0]})
-    clock2.now += STAND_IN_AFTER_S + 1
+    clock2.now += 2
     second.tick()
-    assert 2 in t2.stand_ins  # a bot stands in for Bruno after the restart
+    assert 2 not in t2.stand_ins  # gone 9 s in all: not yet
+    clock2.now += 1.5
+    second.tick()
+    assert 2 in t2.stand_ins  # 10.5 s: a bot stands in for Bruno after the restart
     assert t2.game.current.turn != 2 or t2.game.current.is_over
 
 
