@@ -256,6 +256,21 @@ def test_a_game_to_its_end_and_a_rematch(server: str) -> None:
             assert "Ana" in replay.inner_text("#felt")
             assert replay.inner_text("#result").strip()
         shot(replay, "replay")
+        # The statistics page under its real Content-Security-Policy (no bypass), as Ana:
+        # her game counted, the ratings board filled, no script blocked.
+        context = browser.new_context(viewport=DESKTOP)
+        context.add_cookies(page.context.cookies())
+        stats = context.new_page()
+        blocked: list[str] = []
+        stats.on("console", lambda m: blocked.append(m.text) if m.type == "error" else None)
+        stats.goto(server + "/stats")
+        stats.wait_for_selector("#mine tbody tr")
+        stats.wait_for_selector("#board tbody tr")
+        assert stats.inner_text("#mine tbody tr:first-child td") == "1"  # games
+        assert "Ana" in stats.inner_text("#board")
+        assert blocked == []
+        SHOTS.mkdir(parents=True, exist_ok=True)  # (shot() polls by eval: refused here)
+        stats.screenshot(path=str(SHOTS / "stats.png"))
         page.click("#rematch")
         page.wait_for_function(f"window.room.state && window.room.state.table !== '{first}'"
                                " && window.room.state.phase !== 'waiting'")
