@@ -355,6 +355,57 @@ def test_three_player_and_decouverte_tables_to_the_end(server: str, preset: str)
         browser.close()
 
 
+# How long the retourne stays in view each time it is drawn (ms), and whether the seats'
+# call bubbles were drawn meanwhile.
+CALLS_SEEN = """
+window.calls = {shown: [], since: null, bubbles: 0};
+new MutationObserver(() => {
+  const c = window.calls;
+  const now = performance.now();
+  const retourne = document.querySelector('#center-msg .retourne');
+  if (retourne && c.since === null) c.since = now;
+  if (retourne && document.querySelector('.seat .bubble')) c.bubbles++;
+  if (!retourne && c.since !== null) { c.shown.push(now - c.since); c.since = null; }
+}).observe(document, {subtree: true, childList: true, attributes: true});
+"""
+
+
+def test_a_spectator_sees_the_bots_calls_and_the_retourne(server: str) -> None:
+    """Four bots play a classic game with nobody to wait for: the spectator still sees
+    the retourne and the calls of each auction, paced like the cards, rather than the
+    play starting at once (the calls were drawn back to back, never on screen)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        ana = new_page(browser)
+        ana.on("dialog", lambda d: d.accept())  # "a bot takes your seat for good"
+        guest(ana, server, "Ana")
+        bruno = new_page(browser)
+        bruno.context.add_init_script(CALLS_SEEN)
+        guest(bruno, server, "Bruno")
+        create(ana, "classic", wait=True)
+        bruno.wait_for_function("document.querySelectorAll('#tables li[data-table]').length === 1")
+        bruno.click("#tables li[data-table] button:text-is('Watch')")
+        bruno.wait_for_selector("#table:not([hidden])")
+        ana.click("#fill")
+        ana.wait_for_function(HAND_SHOWN)
+        ana.click("#leave")  # her seat goes to a bot: the bots play on by themselves
+        ana.wait_for_selector("#lobby:not([hidden])")
+        bruno.evaluate("window.calls.shown = []; window.calls.since = null; window.calls.bubbles = 0")
+        for _ in range(900):
+            if len(bruno.evaluate("window.calls.shown.filter(ms => ms >= 100)")) >= 2:
+                break
+            if bruno.is_visible("#continue"):
+                bruno.click("#continue")
+            bruno.wait_for_timeout(100)
+        shown = bruno.evaluate("window.calls.shown")
+        assert len([ms for ms in shown if ms >= 100]) >= 2, shown
+        assert bruno.evaluate("window.calls.bubbles") > 0
+        assert bruno.errors == []
+        browser.close()
+
+
 def test_the_lobby_updates_live_and_a_private_table_survives_a_reload(server: str) -> None:
     """Bruno's lobby shows Ana's new public table without a reload; Ana's private waiting
     table keeps its invite link and bots button across her reload; a full table's invite

@@ -202,6 +202,60 @@ function playedBetween(prev, next) {
   return steps;
 }
 
+/** The contract as it stood after `calls` (the auction's first calls): what the
+ * contract box shows while they are replayed. */
+function contractSoFar(s, calls) {
+  let bid = null;
+  for (const c of calls) {
+    const m = c.call.match(/^(\d+|capot)(SA|TA|[SHDC])$/);
+    if (m) bid = { seat: c.seat, trump: m[2], value: m[1], double: 1 };
+    else if (c.call === "take" && s.retourne) bid = { seat: c.seat, trump: suitOf(s.retourne), value: null, double: 1 };
+    else if (/^[SHDC]$|^SA$|^TA$/.test(c.call)) bid = { seat: c.seat, trump: c.call, value: null, double: 1 };
+    else if (c.call === "coinche" && bid) bid = { ...bid, double: 2 };
+    else if (c.call === "surcoinche" && bid) bid = { ...bid, double: s.bid && s.bid.double > 2 ? s.bid.double : 4 };
+  }
+  return bid;
+}
+
+/** The calls made since the state drawn that the table has not shown, one at a time
+ * (the retourne in the middle, each call in its seat's bubble): bots that speak before
+ * the player, or take before his turn comes, are heard, not skipped. The last call of
+ * an auction still open is drawn with the state itself. */
+async function showCalls(prev, next) {
+  if (!prev || prev.table !== next.table || next.phase === "waiting" || next.phase === "over") return;
+  const calls = next.auction || [];
+  const sameHand = prev.hand_number === next.hand_number && prev.phase !== "waiting";
+  if (sameHand && prev.phase !== "auction") return;
+  const from = sameHand ? (prev.auction || []).length : 0;
+  const upto = next.phase === "auction" ? calls.length - 1 : calls.length;
+  for (let k = from; k < upto; k++) {
+    const said = calls.slice(0, k + 1);
+    drawTable({ ...next, phase: "auction", auction: said, calls: (next.calls || []).slice(0, k + 1),
+      bid: contractSoFar(next, said), taker: -1, trick: null, tricks: [], legal: [],
+      hand: sameHand ? prev.hand : next.hand, turn: (said[k].seat + 1) % next.players },
+    { replaying: true });
+    await sleep(said[k].seat === next.seat ? 250 : pace);
+  }
+}
+
+/** The cards of `steps` travelling to the trick one by one; each complete trick stays
+ * readable, then is gathered to its winner. */
+async function playSteps(next, steps) {
+  drawTable(next, { animating: true });
+  for (const st of steps) {
+    const cards = st.all.slice(0, st.k + 1);
+    const player = (st.leader + st.k) % next.players;
+    drawTrick(next, { leader: st.leader, cards }, player);
+    if (soundOn()) beep(440);
+    await sleep(player === next.seat ? 250 : pace);
+    if (cards.length === next.players) {  // complete: readable, then gathered
+      drawTrick(next, { leader: st.leader, cards, winner: st.winner });
+      await sleep(Math.max(1000, pace * 1.6));
+      await gather(next, st.winner);
+    }
+  }
+}
+
 async function pump() {
   if (pumping) return;
   pumping = true;
@@ -209,22 +263,11 @@ async function pump() {
     while (queue.length) {
       const next = queue.shift();
       const prev = shown;
-      const steps = playedBetween(prev, next);
-      if (steps.length && prev) {
-        drawTable(next, { animating: true });
-        for (const st of steps) {
-          const cards = st.all.slice(0, st.k + 1);
-          const player = (st.leader + st.k) % next.players;
-          drawTrick(next, { leader: st.leader, cards }, player);
-          if (soundOn()) beep(440);
-          await sleep(player === next.seat ? 250 : pace);
-          if (cards.length === next.players) {  // complete: readable, then gathered
-            drawTrick(next, { leader: st.leader, cards, winner: st.winner });
-            await sleep(Math.max(1000, pace * 1.6));
-            await gather(next, st.winner);
-          }
-        }
-      }
+      const steps = prev ? playedBetween(prev, next) : [];
+      // the hand before first (its last cards, then its summary), then the new hand's
+      // calls, then its cards
+      const before = steps.filter((st) => st.hand === "old");
+      if (before.length) await playSteps(next, before);
       if (prev && next.last_hand && next.last_hand.hand > seenSummary && (prev.hand_number !== next.hand_number || next.phase === "over")) {
         seenSummary = next.last_hand.hand;
         sessionStorage.setItem("rebelote-summary", String(seenSummary));
@@ -235,6 +278,9 @@ async function pump() {
       } else if (!prev && next.last_hand) {
         seenSummary = Math.max(seenSummary, next.last_hand.hand);
       }
+      await showCalls(prev, next);
+      const after = steps.filter((st) => st.hand !== "old");
+      if (after.length) await playSteps(next, after);
       shown = next;
       timerAt = performance.now();
       drawTable(next, {});
@@ -280,7 +326,7 @@ function drawTrick(s, trick, arriving = -1) {
   }));
 }
 
-function drawTable(s, { animating = false, noTrick = false }) {
+function drawTable(s, { animating = false, noTrick = false, replaying = false }) {
   $("lobby").hidden = true;
   $("table").hidden = false;
   document.body.classList.add("at-table");
@@ -288,7 +334,8 @@ function drawTable(s, { animating = false, noTrick = false }) {
   $("table").dataset.phase = s.phase;
   const waiting = s.phase === "waiting";
   const over = s.winner !== null && s.winner !== undefined;
-  const decide = !animating && !over && s.seat >= 0 && s.turn === s.seat && s.phase !== "over";
+  // replaying: calls already made, shown again one by one (nothing to decide, no timer)
+  const decide = !animating && !replaying && !over && s.seat >= 0 && s.turn === s.seat && s.phase !== "over";
   // seats
   for (const p of ["north", "west", "east", "south"]) { $(`seat-${p}`).replaceChildren(); $(`seat-${p}`).hidden = true; $(`seat-${p}`).className = "seat"; }
   const lastCall = {};
@@ -312,7 +359,7 @@ function drawTable(s, { animating = false, noTrick = false }) {
       x.textContent = (s.stand_ins || []).includes(seat) ? t("web_bot_for", { name: seatName(s, seat) }) : t("web_dropped");
       el.append(x);
     }
-    if (!waiting && s.turn === seat && s.phase !== "over" && !over && !animating) {
+    if (!waiting && s.turn === seat && s.phase !== "over" && !over && !animating && !replaying) {
       el.classList.add("turn");
       if (s.timer && s.turn_left !== undefined) {
         const x = document.createElement("div");
@@ -370,7 +417,7 @@ function drawTable(s, { animating = false, noTrick = false }) {
   if (waiting) status = t("web_waiting");
   else if (s.seat < 0) status = t("web_spectating");
   else if (decide) status = s.phase === "auction" ? t("web_your_turn_speak") : t("web_your_turn");
-  else if (!over && s.phase !== "over" && s.turn !== undefined && !animating)
+  else if (!over && s.phase !== "over" && s.turn !== undefined && !animating && !replaying)
     status = (s.phase === "auction" ? t("web_speaks", { name: nameOf(s, s.turn) }) : t("web_turn_of", { name: nameOf(s, s.turn) }));
   if (s.phase === "play" && s.trick && s.trick.winner !== null && s.trick.winner !== undefined && !animating)
     status += (status ? " · " : "") + t("web_winning", { name: nameOf(s, s.trick.winner) });
