@@ -402,6 +402,9 @@ def test_a_spectator_sees_the_bots_calls_and_the_retourne(server: str) -> None:
         shown = bruno.evaluate("window.calls.shown")
         assert len([ms for ms in shown if ms >= 100]) >= 2, shown
         assert bruno.evaluate("window.calls.bubbles") > 0
+        bruno.wait_for_function("window.room.state && window.room.state.phase === 'play'")
+        contract = bruno.inner_text("#contract")  # the trump in English words
+        assert contract.startswith("Contract") and "atout" not in contract, contract
         assert bruno.errors == []
         browser.close()
 

@@ -4,8 +4,10 @@
 
 Keys are ``web_*`` for the pages, ``opt_NAME`` for a rule option's name, ``val_VALUE``
 for its values, ``preset_NAME`` for a preset, ``bot_LEVEL`` for a bot level and
-``phrase_*`` for the table's quick phrases. The game's own words (atout, belote,
-rebelote, dix de der, capot, litige, coinche) stay French in every language.
+``phrase_*`` for the table's quick phrases. The game's own words (belote, rebelote,
+dix de der, capot, litige, coinche, sans atout / tout atout) stay French in every
+language; the contract's trump is each language's word ("trump", "triunfo": "Contract
+atout ♦" read as a typo in English).
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
                                "temps écoulé : un robot a joué pour vous",
                                "se acabó el tiempo: un bot jugó por usted"),
     "web_seconds": ("{n} s", "{n} s", "{n} s"),
-    "web_trump": ("atout", "atout", "atout"),
+    "web_trump": ("trump", "atout", "triunfo"),
     "web_taker": ("taker", "preneur", "toma"),
     "web_contract": ("Contract", "Contrat", "Contrato"),
     "web_no_contract": ("auction in progress", "enchères en cours", "subasta en curso"),

@@ -449,7 +449,8 @@ function drawContract(s) {
     return;
   }
   box.hidden = false;
-  const suit = `${t("web_trump")} ${SYMBOL[b.trump] || b.trump}`;
+  const suit = b.trump === "SA" ? t("web_no_trumps") : b.trump === "TA" ? t("web_all_trumps")
+    : `${t("web_trump")} ${SYMBOL[b.trump] || b.trump}`;
   let text = b.value === null || b.value === undefined
     ? t("web_took_by", { suit, name: nameOf(s, b.seat) })
     : t("web_bid_by", { value: b.value === "capot" ? t("web_capot_bid") : b.value, suit: SYMBOL[b.trump] || b.trump, name: nameOf(s, b.seat) });
