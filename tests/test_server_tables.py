@@ -125,6 +125,33 @@ def test_no_client_ever_sees_another_seats_cards(service: TableService) -> None:
     assert all(m.get("hand") == [] for p, m in out if p == "eve")
 
 
+@pytest.mark.parametrize("preset", ["classic", "contree"])
+def test_the_history_gives_each_hand_its_auction_as_the_table_heard_it(
+        service: TableService, preset: str) -> None:
+    """The replay's auction line: each finished hand's calls with the seat that made
+    them, the same as the players' state messages said during the hand."""
+    rng = random.Random(11)
+    table = _create(service, preset=preset)
+    players = ["ana", "bruno", "chloe", "driss"]
+    for p in players[1:]:
+        service.handle(p, {"type": "join", "table": table})
+    heard: dict[int, list[dict[str, Any]]] = {}
+    game = service.tables[table].game
+    assert game is not None
+    while len(service.history(table)["hands"]) < 3 and not game.is_over:  # (a capot bid: 2)
+        assert game.current is not None
+        mover = players[game.current.turn]
+        state = _state_of(service.handle(mover, {"type": "sync", "table": table}), mover)
+        heard[state["hand_number"]] = state["auction"]
+        service.handle(mover, {"type": "act", "table": table,
+                               "action": rng.choice(state["legal"])})
+    hands = service.history(table)["hands"]
+    assert len(hands) >= 2
+    for number, hand in zip(sorted(heard), hands, strict=False):
+        assert hand["auction"] == heard[number] and hand["auction"]
+        assert [c["call"] for c in hand["auction"]] == hand["calls"]
+
+
 def cards_of_mask(mask: int) -> set[str]:
     from rebelote.cards import card_name, cards_of
 

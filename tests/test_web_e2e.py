@@ -255,6 +255,11 @@ def test_a_game_to_its_end_and_a_rematch(server: str) -> None:
             assert replay.locator("#trick .card").count() == 4
             assert "Ana" in replay.inner_text("#felt")
             assert replay.inner_text("#result").strip()
+        # each bot by its place (not three "heuristic bot"), the auction said
+        names = replay.eval_on_selector_all(
+            "#felt .name", "els => els.map(e => e.textContent.replace(' ★', ''))")
+        assert len(set(names)) == 4 and "Ana" in names, names
+        assert replay.inner_text("#auction").startswith("Auction: "), replay.inner_text("#auction")
         shot(replay, "replay")
         # The statistics page under its real Content-Security-Policy (no bypass), as Ana:
         # her game counted, the ratings board filled, no script blocked.
@@ -392,7 +397,8 @@ def test_a_spectator_sees_the_bots_calls_and_the_retourne(server: str) -> None:
         ana.wait_for_function(HAND_SHOWN)
         ana.click("#leave")  # her seat goes to a bot: the bots play on by themselves
         ana.wait_for_selector("#lobby:not([hidden])")
-        bruno.evaluate("window.calls.shown = []; window.calls.since = null; window.calls.bubbles = 0")
+        bruno.evaluate("window.calls.shown = []; window.calls.since = null;"
+                       " window.calls.bubbles = 0")
         for _ in range(900):
             if len(bruno.evaluate("window.calls.shown.filter(ms => ms >= 100)")) >= 2:
                 break

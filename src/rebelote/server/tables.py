@@ -1343,7 +1343,7 @@ class TableService:
         self._check_invite(table, player or "", {"invite": invite})
         hands, scores = _finished(table.game)
         base = {"table": table.id, "preset": table.rules.preset,
-                "direction": table.rules.direction,
+                "direction": table.rules.direction, "scoring": table.rules.auction_scoring,
                 "seats": [seat_label(w, self.names) for w in table.seats]}
 
         def build() -> Message:
@@ -1357,6 +1357,8 @@ class TableService:
                     "dealer": hand.dealer,
                     "cards": [[card_name(c) for c in cards_of(m)] for m in hand.dealt],
                     "calls": [action_name(a) for a in hand.calls],
+                    "auction": [{"seat": (hand.first + i) % n, "call": action_name(a)}
+                                for i, a in enumerate(hand.calls)],
                     "taker": hand.taker if hand.taker >= 0 else None,
                     "contract": hand.contract_name() or None,
                     "tricks": tricks, "outcome": score.outcome,

@@ -17,7 +17,35 @@ function place(n, seat) {  // seat 0 at the bottom, the play turning the table's
   if (n === 3) return (ccw ? ["south", "east", "west"] : ["south", "west", "east"])[seat];
   return (ccw ? ["south", "east", "north", "west"] : ["south", "west", "north", "east"])[seat];
 }
-const nameOf = (seat) => { const x = data.seats[seat]; return x && x.startsWith("bot:") ? botName(x.slice(4)) : x || "—"; };
+// a bot is named by its place (the table's own words: East, Nord…), its level beside it
+const isBot = (seat) => (data.seats[seat] || "").startsWith("bot:");
+const nameOf = (seat) => (isBot(seat) ? t(place(data.hands[handNo].cards.length, seat)) : data.seats[seat] || "—");
+
+function callText(call) {
+  if (call === "pass") return t("pass");
+  if (call === "take") return t("take");
+  if (call === "coinche") return data.scoring === "acorralada" ? t("web_contra") : t("coinche");
+  if (call === "surcoinche") return data.scoring === "acorralada" ? t("web_recontra") : t("surcoinche");
+  const m = call.match(/^(\d+|capot)(SA|TA|[SHDC])$/);
+  if (m) return `${m[1] === "capot" ? t("web_capot_bid") : m[1]} ${SYMBOL[m[2]]}`;
+  return SYMBOL[call] || call;
+}
+
+/** The contract as the auction made it: its level (auction games), trump, doubling. */
+function contractText(hand) {
+  let level = null;
+  let double = 1;
+  for (const c of hand.auction || []) {
+    const m = c.call.match(/^(\d+|capot)(SA|TA|[SHDC])$/);
+    if (m) { level = m[1] === "capot" ? t("web_capot_bid") : m[1]; double = 1; }
+    if (c.call === "coinche") double = 2;
+    if (c.call === "surcoinche") double = 4;
+  }
+  let text = `${t("web_contract")} ${level ? level + " " : ""}${SYMBOL[hand.contract] || hand.contract}`;
+  if (double === 2) text += " · " + (data.scoring === "acorralada" ? t("web_contrad") : t("web_coinched"));
+  if (double === 4) text += " · " + (data.scoring === "acorralada" ? t("web_recontrad", { n: 4 }) : t("web_surcoinched", { n: 4 }));
+  return text + (hand.taker !== null ? ` · ${t("web_taker")} ${nameOf(hand.taker)}` : "");
+}
 
 function render() {
   const hand = data.hands[handNo];
@@ -32,7 +60,9 @@ function render() {
     const name = Object.assign(document.createElement("div"), { className: "name", textContent: nameOf(seat) + (seat === hand.taker ? " ★" : "") });
     const row = Object.assign(document.createElement("div"), { className: "up-cards" });
     row.append(...cards.filter((c) => !gone.has(c)).map((c) => cardFace(c, deck)));
-    el.append(name, row);
+    el.append(name);
+    if (isBot(seat)) el.append(Object.assign(document.createElement("div"), { className: "tags", textContent: botName(data.seats[seat].slice(4), true) }));
+    el.append(row);
   });
   const box = $("trick");
   const last = shown[shown.length - 1];
@@ -44,8 +74,9 @@ function render() {
     if (seat === last.winner) face.classList.add("best");
     return face;
   }) : []));
-  $("contract").textContent = hand.contract ? `${t("web_contract")} ${SYMBOL[hand.contract] || hand.contract}` +
-    (hand.taker !== null ? ` · ${t("web_taker")} ${nameOf(hand.taker)}` : "") : t("web_void");
+  $("contract").textContent = hand.contract ? contractText(hand) : t("web_void");
+  $("auction").textContent = (hand.auction || []).length
+    ? `${t("auction")}: ` + hand.auction.map((c) => `${nameOf(c.seat)} ${callText(c.call)}`).join(" · ") : "";
   $("played").replaceChildren(...shown.map((tr, i) => {
     const li = document.createElement("li");
     const seen = Object.assign(document.createElement("span"), { textContent: `${t("web_trick_n", { n: i + 1 })}: ${tr.cards.map((c) => label(c, deck)).join(" ")} → ${nameOf(tr.winner)}` });
