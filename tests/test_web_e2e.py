@@ -588,6 +588,21 @@ def test_a_hint_highlights_and_explains(server: str) -> None:
         browser.close()
 
 
+def assert_clear_of_the_chat(page: Any) -> None:
+    """The open chat panel covers neither the hand, nor the bidding box, nor a seat."""
+    chat = page.locator("#chat").bounding_box()
+    assert chat is not None
+    for sel in ("#hand", "#bidbox", "#status", ".seat"):
+        for box in [page.locator(sel).nth(i).bounding_box()
+                    for i in range(page.locator(sel).count())]:
+            if box is None:  # hidden
+                continue
+            apart = (box["x"] >= chat["x"] + chat["width"] or chat["x"] >= box["x"] + box["width"]
+                     or box["y"] >= chat["y"] + chat["height"]
+                     or chat["y"] >= box["y"] + box["height"])
+            assert apart, (sel, box, chat)
+
+
 def test_chat_and_quick_phrases(server: str) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -610,12 +625,29 @@ def test_chat_and_quick_phrases(server: str) -> None:
         page.click("#phrases button >> nth=0")
         page.wait_for_function("document.querySelectorAll('#chat-log li').length === 1")
         assert "well played" in page.inner_text("#chat-log")
+        assert_clear_of_the_chat(page)
+        page.click("#chat-toggle")  # closed: a line said meanwhile is counted on the button
+        watcher = new_page(browser)
+        guest(watcher, server, "Bob")
+        watcher.click(f"#tables li[data-table='{page.evaluate('window.room.state.table')}'] "
+                      "button:text('watch')")
+        watcher.wait_for_selector("#table:not([hidden])")
+        watcher.click("#chat-toggle")
+        watcher.click("#phrases button >> nth=4")  # "hello"
+        page.wait_for_selector("#chat-unread:not([hidden])")
+        assert page.inner_text("#chat-unread") == "1"
+        page.click("#chat-toggle")
+        assert page.is_hidden("#chat-unread") and "hello" in page.inner_text("#chat-log")
+        page.set_viewport_size(PHONE)  # below the felt on a phone, still clear of the hand
+        assert_clear_of_the_chat(page)
+        page.set_viewport_size(DESKTOP)
         page.fill("#chat-text", "x" * 200)  # the field keeps 140 characters
         page.click("#chat-form button")
-        page.wait_for_function("document.querySelectorAll('#chat-log li').length === 2")
-        assert page.inner_text("#chat-log li:nth-child(2)").count("x") == 140
-        page.click("#chat-log .who")  # mute Ana: her lines go
-        assert page.query_selector_all("#chat-log li") == []
+        page.wait_for_function("document.querySelectorAll('#chat-log li').length === 3")
+        assert page.inner_text("#chat-log li:nth-child(3)").count("x") == 140
+        page.click("#chat-log .who >> text=Ana")  # mute Ana: her lines go, Bob's stays
+        speakers = page.eval_on_selector_all("#chat-log .who", "e => e.map(x => x.textContent)")
+        assert speakers == ["Bob"]
         browser.close()
 
 
@@ -658,6 +690,9 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
         page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
         second = page.inner_text("#sheet tbody tr:nth-child(2)").split("\t")
         assert second[2:4] == ["181", "62"]
+        page.set_viewport_size(PHONE)  # a pad beside a real table: no sideways scrolling
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.set_viewport_size(DESKTOP)
         page.fill("#points", "170")  # impossible: the form itself refuses it
         page.click("#add")
         assert page.eval_on_selector("#points", "e => e.validity.valid") is False

@@ -305,6 +305,9 @@ function showLobby() {
   $("lobby").hidden = false;
   document.body.classList.remove("at-table");
   closeDialog();
+  $("chat-log").replaceChildren();  // the talk belongs to the table left
+  unread = 0;
+  $("chat-unread").hidden = true;
   send({ type: "lobby" });
 }
 
@@ -756,7 +759,7 @@ function showHint(m) {
 // -- talk ---------------------------------------------------------------------------------------
 const PHRASES = ["well_played", "your_turn", "thanks", "sorry", "hello", "good_game", "hurry"];
 function chatLine(m) {
-  if (muted.has(m.name)) return;
+  if (muted.has(m.name) || m.table !== tableId) return;  // another of my tables' talk: not this one
   const li = document.createElement("li");
   const who = button(m.name, () => toggleMute(m.name));
   who.className = "who";
@@ -765,6 +768,11 @@ function chatLine(m) {
   $("chat-log").append(li);
   while ($("chat-log").children.length > 50) $("chat-log").firstChild.remove();
   $("chat-log").scrollTop = $("chat-log").scrollHeight;
+  if ($("chat").hidden) {  // said while the panel is closed: counted on its button
+    unread += 1;
+    $("chat-unread").textContent = String(unread);
+    $("chat-unread").hidden = false;
+  }
   if (shown && m.seat >= 0) {  // said on the table, beside the seat
     const el = $(`seat-${place(shown, m.seat)}`);
     const x = Object.assign(document.createElement("div"), { className: "said", textContent: m.phrase ? t(`phrase_${m.phrase}`) : m.text });
@@ -783,7 +791,15 @@ $("chat-form").onsubmit = (e) => {
   if (text) send({ type: "chat", table: tableId, text });
   $("chat-text").value = "";
 };
-$("chat-toggle").onclick = () => { $("chat").hidden = !$("chat").hidden; };
+let unread = 0;
+$("chat-toggle").onclick = () => {
+  $("chat").hidden = !$("chat").hidden;
+  $("chat-toggle").setAttribute("aria-expanded", String(!$("chat").hidden));
+  if ($("chat").hidden) return;
+  unread = 0;
+  $("chat-unread").hidden = true;
+  if (!matchMedia("(pointer: coarse)").matches) $("chat-text").focus({ preventScroll: true });  // no keyboard popping up on a phone
+};
 
 // -- sounds (off by default) ------------------------------------------------------------------
 const soundOn = () => $("sound").checked;

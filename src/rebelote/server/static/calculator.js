@@ -52,7 +52,7 @@ async function refresh(list) {
   }
 }
 
-$("hand").onsubmit = async (event) => {
+$("calc-hand").onsubmit = async (event) => {
   event.preventDefault();
   const list = [...hands, entry()];
   if (await refresh(list)) {  // the server refused nothing: keep the hand
