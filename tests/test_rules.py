@@ -56,3 +56,38 @@ def test_every_option_is_documented_and_every_field_is_an_option() -> None:
 def test_generated_docs_are_up_to_date() -> None:
     page = Path(__file__).resolve().parents[1] / "docs" / "rules-options.md"
     assert page.read_text(encoding="utf-8") == options_markdown(), "run `make docs`"
+
+
+@pytest.mark.parametrize("preset", ["classic", "coinche"])
+def test_an_option_of_the_other_game_changes_no_hand(preset: str) -> None:
+    """An option marked for the other way of making the contract (``Option.game``) leaves
+    every call, card and score of this game's hands as they were: the lobby hides it."""
+    import random
+
+    from rebelote.game import Game
+    from rebelote.rules import OPTIONS, RulesError
+
+    base: Rules = getattr(Rules, preset)()
+
+    def play(rules: Rules) -> tuple[list[int], list[tuple[int, ...]]]:
+        game = Game(rules.replace(target=0, hands_limit=10), random.Random(7), dealer=0)
+        rng, actions = random.Random(8), []
+        while not game.is_over:
+            actions.append(rng.choice(game.legal_actions()))
+            game.apply(actions[-1])
+        return actions, [s.scored for s in game.scores]
+
+    played = play(base)
+    others = [o for o in OPTIONS if o.game is not None and o.game != base.game]
+    tried = set()
+    for o in others:
+        for value in o.values or ():
+            if value == getattr(base, o.name):
+                continue
+            try:
+                rules = base.replace(**{o.name: value})
+            except RulesError:
+                continue
+            assert play(rules) == played, (o.name, value)
+            tried.add(o.name)
+    assert len(others) >= 4 and tried == {o.name for o in others}

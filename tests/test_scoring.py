@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rebelote.rules import Rules
-from rebelote.scoring import FAILED, LITIGE, MADE, ScoreError, game_winner, round_score, score_hand
+from rebelote.scoring import (
+    FAILED,
+    LITIGE,
+    MADE,
+    ScoreError,
+    contract_need,
+    game_winner,
+    round_score,
+    score_hand,
+    score_three,
+    three_need,
+)
 
 R = Rules.classic()
 
@@ -200,3 +215,58 @@ def test_the_score_names_the_side_that_won_every_trick() -> None:
     assert score_three(three, 2, [0, 0, 0], [0, 0, 0], "defense").capot == 1
     assert score_three(three, 2, [0, 0, 0], [0, 0, 0], "taker").capot == 0
     assert score_three(three, 2, [100, 30, 32], [0, 0, 0], None).capot is None
+
+
+@pytest.mark.parametrize(
+    ("rules", "outcome", "need"),
+    [
+        (Rules.classic(), HandOutcome(0, (70, 92)), (70, 93)),  # more than the defence
+        (Rules.classic(), HandOutcome(1, (57, 105), announcements=(0, 50)), (155, 58)),
+        (replace(Rules.classic(), litige="made"), HandOutcome(0, (81, 81)), (81, 81)),  # a tie made
+        (Rules.classic(), HandOutcome(0, capot=0), (252, 1)),
+        (Rules.coinche(), HandOutcome(0, (95, 67), bid=100), (95, 100)),  # the bid
+        (Rules.coinche(), HandOutcome(0, (70, 92), announcements=(50, 0), bid=80),
+         (120, 93)),  # and more than the defence
+        (Rules.contree(), HandOutcome(0, (85, 77), belote=(20, 0), bid=110),
+         (105, 110)),  # card points and belote
+        (Rules.contree(), HandOutcome(0, capot=1, capot_bid=True), None),  # every trick
+    ],
+)
+def test_contract_need_says_what_the_takers_counted_and_needed(
+    rules: Rules, outcome: HandOutcome, need: tuple[int, int] | None,
+) -> None:
+    assert contract_need(rules, outcome) == need
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from([Rules.classic(), replace(Rules.classic(), litige="failed"),
+                        replace(Rules.classic(), litige="made"), Rules.coinche(), Rules.contree(),
+                        Rules.acorralada()]),
+       st.integers(0, 1), st.integers(0, 162), st.sampled_from([None, 0, 1]),
+       st.sampled_from([0, 20, 50, 100]), st.sampled_from([(0, 0), (20, 0), (0, 20)]),
+       st.integers(8, 16), st.sampled_from([1, 2, 4]))
+def test_the_need_is_what_decides_the_contract(
+    rules: Rules, taker: int, points: int, capot: int | None, ann: int,
+    belote: tuple[int, int], bid: int, double: int,
+) -> None:
+    """Made exactly when the takers counted what they needed (a tie in the litige
+    reserve is neither made nor failed); a capot is always made by its takers."""
+    auction = rules.game == "auction"
+    ann = ann if rules.announcements else 0
+    o = HandOutcome(taker, (points, 162 - points), capot, (ann, 0), belote,
+                    bid * 10 if auction else 0, False, double if auction else 1)
+    counted, needed = contract_need(rules, o) or (0, 0)
+    outcome = score_outcome(rules, o).outcome
+    if outcome != LITIGE:
+        assert (outcome == MADE) == (counted >= needed or capot == taker)
+    else:
+        assert counted == needed - 1
+
+
+def test_three_players_need_more_than_both_defenders() -> None:
+    rules = Rules.three()
+    assert three_need(rules, 1, (40, 70, 52)) == (70, 93)
+    made = score_three(rules, 1, [40, 70, 52], [0, 0, 0], None)
+    assert made.outcome == FAILED
+    assert score_three(rules, 1, [30, 70, 42], [0, 20, 0], None).outcome == MADE
+    assert three_need(rules, 1, (30, 90, 42)) == (90, 73)

@@ -380,8 +380,15 @@ def test_the_summary_and_sheet_kept_between_messages_match_the_game(
         assert state["last_hand"] == (hand_summary(game, finished[-1]) if finished else None)
         assert state["scores"] == [list(s.scored) for s in game.scores]
         assert len(state["sheet"]) == len(game.scores)
-        if state["last_hand"] is not None:
-            summaries.add(state["last_hand"]["hand"])
+        for i, row in enumerate(state["sheet"]):  # each hand's contract beside its score
+            assert row["contract"] == hand_summary(game, i)["contract"]
+        last = state["last_hand"]
+        if last is not None:
+            summaries.add(last["hand"])
+            if not last["void"]:  # what the takers made and needed decides the outcome
+                made, needed = last["need"]
+                assert (last["outcome"] == "made") == (made >= needed or last["capot"]
+                                                       == last["taker"] % 2)
         if len(summaries) >= 3 or state["winner"] is not None:
             break
         out = service.handle("ana", {"type": "act", "table": table, "action": state["legal"][0]})

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import os
+import re
 import shutil
 import urllib.request
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from rebelote.rules import OPTIONS
 from tests.servers import free_port as _free_port
 from tests.servers import start_server as _start
 from tests.servers import stop_server
@@ -202,8 +204,15 @@ def test_a_coinche_hand_through_the_bidding_box(server: str, size: str) -> None:
         summary = page.inner_text("#dialog")
         last = page.evaluate("window.room.summary")
         assert last["hand"] == 1
+        # the score chip behind the summary already counts the hand (it kept the totals
+        # from before it)
+        chip = page.inner_text("#score")
+        assert f"Us {last['scored'][0]}" in chip and f"Them {last['scored'][1]}" in chip, chip
         if not last["void"]:
             assert "card points" in summary and "dix de der" in summary
+            made, needed = last["need"]  # what the takers made beside what they needed
+            side = "Us" if last["taker"] % 2 == 0 else "Them"
+            assert page.inner_text("#need") == f"{side}: {made} points, {needed} needed"
             complete = page.evaluate("window.seen.complete")
             for trick in last["tricks"]:  # every trick of the hand was shown complete
                 assert " ".join(trick["cards"]) in complete, (trick, complete)
@@ -216,6 +225,13 @@ def test_a_coinche_hand_through_the_bidding_box(server: str, size: str) -> None:
         sheet = page.inner_text("#dialog")
         assert "Us" in sheet and "Them" in sheet and "2000" in sheet
         assert len(page.query_selector_all("#dialog tr")) >= 3  # head, hand 1, totals
+        first = page.eval_on_selector_all(
+            "#dialog tr.hand:nth-child(2) > *",
+            "els => els.map(e => [e.textContent, getComputedStyle(e).textAlign])")
+        if not last["void"]:  # the hand's contract beside its scores, numbers in columns
+            contract = page.evaluate("window.room.summary.contract")
+            assert str(contract["value"]) in first[1][0] and first[1][1] == "left", first
+            assert [a for _, a in first[2:4]] == ["right", "right"], first
         page.keyboard.press("Escape")
         page.click("#last-trick")  # the last trick, after the hand too
         if not last["void"]:
@@ -484,7 +500,17 @@ def test_a_french_page_has_no_english_words(server: str) -> None:
         page.wait_for_selector("#lobby:not([hidden])")
         page.click("#more-rules summary")
         texts = [page.inner_text("body"), " ".join(page.eval_on_selector_all(
-            "option", "els => els.map(e => e.textContent)"))]
+            "option", "els => els.map(e => e.textContent)")),
+            page.eval_on_selector("#rule-options", "e => e.textContent")]  # hidden ones too
+        shown_options = ("els => els.filter(e => e.checkVisibility())"
+                         ".map(e => e.querySelector('[data-option]').dataset.option)")
+        for preset, game in (("classic", "retourne"), ("coinche", "auction")):
+            # "more rules" offers what this game uses: no bid options under classic
+            page.select_option("#preset", preset)
+            shown = set(page.eval_on_selector_all("#rule-options label", shown_options))
+            for o in OPTIONS:
+                if o.name not in ("players", "game", "deck_style", "target"):
+                    assert (o.name in shown) == (o.game in (None, game)), (preset, o.name)
         levels = page.eval_on_selector_all("#level option",
                                            "els => els.map(e => [e.value, e.textContent])")
         assert ["expert:500", "robot expert, 0,5 s par carte"] in levels, levels
@@ -584,7 +610,11 @@ def test_a_hint_highlights_and_explains(server: str) -> None:
             page.wait_for_timeout(40)
         page.click("#hint")
         page.wait_for_selector("#hand .hinted", timeout=60_000)
-        assert "card points expected" in page.inner_text("#hint-text")
+        text = page.inner_text("#hint-text")
+        assert "card points expected" in text
+        # whole points, as a player counts them (not "47.3")
+        assert not re.search(r"\d[.,]\d", text), text
+        assert re.search(r": \d+ card points", text), text
         browser.close()
 
 

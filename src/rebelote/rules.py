@@ -24,6 +24,9 @@ class Option:
     values: tuple[Any, ...] | None  # None: any int in ``minimum..``
     doc: str
     minimum: int = 0
+    game: str | None = None
+    """The one way of making the contract (``retourne`` or ``auction``) whose hands the
+    option changes; None: both. A lobby offers an option only where it matters."""
 
 
 OPTIONS: Final[tuple[Option, ...]] = (
@@ -35,38 +38,45 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "How the contract is made: a retourne and two rounds of taking (classic, RULES "
            "§3), or an auction of bids 80..160 and capot with 8 cards dealt at once (§4)."),
     Option("auction_deal", ("3-2-3", "3-3-2", "2-3-3"),
-           "Packets of the 8 cards dealt at once in auction games (RULES §4)."),
+           "Packets of the 8 cards dealt at once in auction games (RULES §4).", game="auction"),
     Option("auction_scoring", ("coinche", "contree", "acorralada"),
            "Scoring of auction games (RULES §4): FFB coinche (made = bid reached and more "
            "than the defense), FFB contrée (made = bid reached; no announcements), or the "
-           "online platform's acorralada."),
-    Option("auction_no_trump", (False, True), "Sans atout (SA) may be bid (RULES §4)."),
-    Option("auction_all_trump", (False, True), "Tout atout (TA) may be bid (RULES §4)."),
+           "online platform's acorralada.", game="auction"),
+    Option("auction_no_trump", (False, True), "Sans atout (SA) may be bid (RULES §4).",
+           game="auction"),
+    Option("auction_all_trump", (False, True), "Tout atout (TA) may be bid (RULES §4).",
+           game="auction"),
     Option("acorralada_failed", ("value_to_defense", "cards_only"),
            "Acorralada, a failed contract: the opponents score 162 (252 on their capot), "
            "both belotes and the contract's value, x2 / x4 when doubled ('value_to_defense', "
            "RULES §4: all the points, so that a contra is a risk for both sides), or only "
-           "the 162 and the belotes ('cards_only': the value goes to nobody)."),
+           "the 162 and the belotes ('cards_only': the value goes to nobody).", game="auction"),
     Option("multiplier_on", ("whole", "bid"),
            "A coinche/contre multiplies the whole score (160 + announcements + bid) or only "
-           "the bid (RULES §4)."),
-    Option("surcoinche_multiplier", (4, 3), "Multiplier of a surcoinche/surcontre."),
-    Option("capot_bid_value", (250, 500), "Value of a capot bid (RULES §4)."),
+           "the bid (RULES §4).", game="auction"),
+    Option("surcoinche_multiplier", (4, 3), "Multiplier of a surcoinche/surcontre.",
+           game="auction"),
+    Option("capot_bid_value", (250, 500), "Value of a capot bid (RULES §4).", game="auction"),
     Option("contree_adds_bid", (False, True),
-           "Contrée made: the takers score their points (False) or their points + the bid."),
+           "Contrée made: the takers score their points (False) or their points + the bid.",
+           game="auction"),
     Option("raise_after_passes", (False, True),
-           "Acorralada: once the others have passed, the winning bidder may raise once."),
+           "Acorralada: once the others have passed, the winning bidder may raise once.",
+           game="auction"),
     Option("direction", ("counterclockwise", "clockwise"),
            "Way the table turns for dealing, bidding and play (RULES §2). Seat s+1 always "
            "plays after seat s; this only says which way that is around a real table."),
     Option("deal_packets", ("3-2", "2-3"),
            "Packets of the first five cards (RULES §3.2); the completion is 3 each, 2 for "
-           "the taker who also gets the retourne."),
+           "the taker who also gets the retourne.", game="retourne"),
     Option("shuffle", ("shuffle", "cut"),
            "'shuffle' between hands, or 'cut': the cards are gathered in the order played "
            "and only cut, as in cafés (RULES §3.1)."),
-    Option("round2_no_trump", (False, True), "Round 2 may name sans atout (SA) (RULES §3.5)."),
-    Option("round2_all_trump", (False, True), "Round 2 may name tout atout (TA) (RULES §3.5)."),
+    Option("round2_no_trump", (False, True), "Round 2 may name sans atout (SA) (RULES §3.5).",
+           game="retourne"),
+    Option("round2_all_trump", (False, True), "Round 2 may name tout atout (TA) (RULES §3.5).",
+           game="retourne"),
     Option("all_trump_points", ("scaled", "reduced13", "reduced14"),
            "Card values in tout atout (RULES §1): 'scaled' trump values (258) scaled by "
            "162/258; 'reduced13' J13 9 9 A6 10 5 K3 Q2; 'reduced14' J14 9 9 A6 10 5 K3 Q1."),
@@ -95,7 +105,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("capot_points", (252, 250), "Card points of a capot (RULES §1)."),
     Option("litige", ("reserve", "failed", "made"),
            "A tie: the takers' points go to a reserve won by the next decided hand, or "
-           "the tie counts as failed, or as made (RULES §8)."),
+           "the tie counts as failed, or as made (RULES §8).", game="retourne"),
     Option("belote_when_lost", ("kept", "lost", "to_winner"),
            "The belote of the side that loses the hand (failed takers; in auction games "
            "also a doubled contract's losers): 'kept' (classic, FFB coinche), 'lost' "
@@ -103,12 +113,12 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "the winners: the online platform's classic, colver)."),
     Option("chute_points", (160, 162),
            "Auction games: the card points a failed or doubled contract gives its winners "
-           "(160 per the FFB; 162 = every card point, as colver scores)."),
+           "(160 per the FFB; 162 = every card point, as colver scores).", game="auction"),
     Option("chute_capot", ("any", "takers"),
            "Auction games: whose capot scores the capot value instead of the chute points "
            "when a contract is failed or doubled: the winners' whoever they are ('any'), or "
            "only the takers' ('takers': a defense capot still gives the chute points, as "
-           "colver scores)."),
+           "colver scores).", game="auction"),
     Option("rounding", ("none", "nearest", "down"),
            "Rounding of each hand's scores to tens: none, nearest (85 → 90, 84 → 80), down."),
     Option("target", None, "Points that end the game (RULES §9); 0 with a hands limit.",

@@ -141,12 +141,13 @@ def score_hand(
         card_points[0] + announcements[0] + belote[0],
         card_points[1] + announcements[1] + belote[1],
     )
-    if capot == t or totals[t] > totals[d]:
+    counted, needed = _classic_need(rules, t, totals)
+    if capot == t or counted >= needed:
         outcome = MADE
     elif totals[t] < totals[d]:
         outcome = FAILED
-    else:
-        outcome = {"reserve": LITIGE, "failed": FAILED, "made": MADE}[rules.litige]
+    else:  # a tie that does not make the contract
+        outcome = {"reserve": LITIGE, "failed": FAILED}[rules.litige]
 
     scored = [0, 0]
     new_reserve = reserve
@@ -230,6 +231,47 @@ def check_outcome(rules: Rules, o: HandOutcome) -> None:
         raise ScoreError("err_double", value=o.double)
 
 
+def _classic_need(rules: Rules, taker_team: int, totals: tuple[int, int]) -> tuple[int, int]:
+    """Classic: the takers' total against the least that makes it, more than the
+    defence's (as much, where a tie is made)."""
+    t, d = taker_team, 1 - taker_team
+    return totals[t], totals[d] + (0 if rules.litige == "made" else 1)
+
+
+def _auction_need(rules: Rules, o: HandOutcome, cards: list[int],
+                  totals: tuple[int, int]) -> tuple[int, int] | None:
+    """Auction games: what counts towards the contract and the least that makes it;
+    None for a capot bid, which needs every trick rather than points."""
+    if o.capot_bid:
+        return None
+    t, d = o.taker_team, 1 - o.taker_team
+    if rules.auction_scoring == "coinche":  # the bid, and more than the defence
+        return totals[t], max(o.bid, totals[d] + 1)
+    return cards[t] + o.belote[t], o.bid  # contrée, acorralada: card points and belote
+
+
+def contract_need(rules: Rules, o: HandOutcome) -> tuple[int, int] | None:
+    """What the takers counted towards their contract and the least that made it, as
+    :func:`score_outcome` judges the hand (RULES.md §4, §8): a failed contract's
+    "75 points, 82 needed". None for a capot bid (every trick, not points)."""
+    cards = list(o.card_points)
+    if o.capot is not None:
+        cards = [0, 0]
+        cards[o.capot] = rules.capot_points
+    totals = (cards[0] + o.announcements[0] + o.belote[0],
+              cards[1] + o.announcements[1] + o.belote[1])
+    if rules.game == "retourne":
+        return _classic_need(rules, o.taker_team, totals)
+    return _auction_need(rules, o, cards, totals)
+
+
+def three_need(rules: Rules, taker: int, totals: tuple[int, ...]) -> tuple[int, int]:
+    """Three players: the taker's total (card points and belote) against the least that
+    makes it, more than the two defenders' together (as much where a tie is made)."""
+    defense = sum(x for s, x in enumerate(totals) if s != taker)
+    return totals[taker], defense + (0 if rules.litige == "made" else 1)
+
+
 def score_outcome(rules: Rules, outcome: HandOutcome, reserve: int = 0) -> HandScore:
     """Score a hand from its outcome under ``rules`` (RULES.md §4 and §8)."""
     check_outcome(rules, outcome)
@@ -251,12 +293,8 @@ def _score_auction(rules: Rules, o: HandOutcome, reserve: int) -> HandScore:
     value = rules.capot_bid_value if o.capot_bid else o.bid
     mult = {1: 1, 2: 2, 4: rules.surcoinche_multiplier}[o.double]
     style = rules.auction_scoring
-    if o.capot_bid:
-        made = o.capot == t
-    elif style == "coinche":
-        made = totals[t] >= value and totals[t] > totals[d]
-    else:  # contrée and acorralada: the bid reached is made (no announcements)
-        made = cards[t] + bel[t] >= value
+    need = _auction_need(rules, o, cards, totals)
+    made = o.capot == t if need is None else need[0] >= need[1]
     scored = [0, 0]
     if style == "acorralada":
         if made:
@@ -309,14 +347,8 @@ def score_three(
         cards = [0, 0, 0]
         cards[taker] = rules.capot_points
     totals = [cards[s] + seat_belote[s] for s in range(3)]
-    taker_total = totals[taker]
-    defense_total = sum(totals[s] for s in defenders)
-    if capot == "taker" or taker_total > defense_total:
-        made = True
-    elif taker_total < defense_total or capot == "defense":
-        made = False
-    else:
-        made = rules.litige == "made"
+    counted, needed = three_need(rules, taker, tuple(totals))
+    made = capot == "taker" or (capot != "defense" and counted >= needed)
     scored = [0, 0, 0]
     if made:
         scored = totals

@@ -976,7 +976,8 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
     presets = [make() for make in PRESETS.values()]
     catalog = {  # the same for every request
-        "options": [{"name": o.name, "values": o.values, "doc": o.doc, "minimum": o.minimum}
+        "options": [{"name": o.name, "values": o.values, "doc": o.doc, "minimum": o.minimum,
+                     "game": o.game}
                     for o in OPTIONS if o.name not in TABLE_FIXED_OPTIONS],
         "presets": {r.preset: {o: getattr(r, o) for o in OPTION_NAMES}
                     for r in presets},

@@ -49,7 +49,7 @@ from rebelote.errors import IllegalAction
 from rebelote.game import Game
 from rebelote.hand import HandState, action_name, deal_deck, parse_action
 from rebelote.rules import Rules, RulesError
-from rebelote.scoring import HandScore
+from rebelote.scoring import HandScore, contract_need, three_need
 from rebelote.server.store import Store, StoredTable
 from rebelote.server.summary import Summaries
 from rebelote.server.wire import Composed, fragment
@@ -256,9 +256,13 @@ def hand_summary(game: Game, index: int) -> Message:
                     "belote": [[s, word] for s, word, _card in v.belote_said]}
     if not hand.is_void:
         o = hand.outcome()
+        need = (three_need(hand.rules, hand.taker, score.totals) if hand.rules.players == 3
+                else contract_need(hand.rules, o))
         out |= {"card_points": list(o.card_points), "capot": o.capot,
+                "capot_points": hand.rules.capot_points,
                 "announcement_points": list(o.announcements), "belote_points": list(o.belote),
-                "dix_de_der": v.tricks[-1].winner if v.tricks else None}
+                "dix_de_der": v.tricks[-1].winner if v.tricks else None,
+                "need": None if need is None else list(need)}
     return out
 
 
@@ -379,8 +383,9 @@ def _shared_fields(table: Table, v: SeatView | None, names: dict[str, str] | Non
     if shown.get("sheet_of") is not game.scores or shown["sheet_length"] != len(game.scores):
         shown["sheet_of"], shown["sheet_length"] = game.scores, len(game.scores)
         _kept(shown, "scores", [list(s.scored) for s in game.scores])
-        _kept(shown, "sheet", [{"outcome": s.outcome, "scored": list(s.scored)}
-                               for s in game.scores])
+        _kept(shown, "sheet", [{"outcome": s.outcome, "scored": list(s.scored),
+                                "contract": auction_of(make_view(h, -1))["contract"]}
+                               for s, h in zip(game.scores, game.hands, strict=False)])
     out.update({
         "phase": v.phase, "dealer": v.dealer, "turn": v.turn, "first_hand": v.first_hand,
         "hand_number": v.hand_number,

@@ -272,7 +272,9 @@ async function pump() {
         seenSummary = next.last_hand.hand;
         sessionStorage.setItem("rebelote-summary", String(seenSummary));
         if (prev.hand_number !== next.hand_number) {  // the finished hand stays behind its summary
-          drawTable({ ...prev, hand: [], table_cards: [], trick: null, legal: [], auction: [], phase: "over" }, { animating: true, noTrick: true });
+          // with the scores after it: the chip agrees with the summary over it
+          drawTable({ ...prev, hand: [], table_cards: [], trick: null, legal: [], auction: [], phase: "over",
+            totals: next.totals, reserve: next.reserve, sheet: next.sheet, scores: next.scores }, { animating: true, noTrick: true });
         }
         if (!(next.winner !== null && next.winner !== undefined)) await summary(next, next.last_hand, 12000);
       } else if (!prev && next.last_hand) {
@@ -609,10 +611,18 @@ function summaryRows(s, h) {
     row(t("web_dix_de_der"), [...Array(n).keys()].map((i) => (i === der ? "✓ (10)" : "")));  // within the card points
     if ((h.announcement_points || []).some(Boolean)) row(t("web_announcements"), h.announcement_points.map((x) => (x ? String(x) : "")));
     if ((h.belote_points || []).some(Boolean)) row(t("web_belote"), h.belote_points.map((x) => (x ? String(x) : "")));
-    if (h.capot !== null && h.capot !== undefined) row(t("web_capot"), [...Array(n).keys()].map((i) => (i === h.capot ? "✓" : "")));
+    if (h.capot !== null && h.capot !== undefined) {  // instead of the card points: 252 (or 250)
+      row(t("web_capot"), [...Array(n).keys()].map((i) => (i === h.capot ? `✓ ${h.capot_points || ""}`.trim() : "")));
+    }
   }
   row(t("web_scored"), h.scored.map(String), "total");
   return table;
+}
+
+function contractText(s, c) {
+  if (!c) return "";
+  const value = c.value ? (c.value === "capot" ? t("web_capot_bid") : c.value) + " " : "";
+  return `${value}${SYMBOL[c.trump] || c.trump}${c.double > 1 ? " ×" + c.double : ""}, ${nameOf(s, c.seat)}`;
 }
 
 function summary(s, h, timeout) {
@@ -622,9 +632,13 @@ function summary(s, h, timeout) {
   const outcome = document.createElement("p");
   outcome.className = `outcome ${h.outcome}`;
   outcome.id = "outcome";
-  const contract = h.contract ? ` — ${h.contract.value ? (h.contract.value === "capot" ? t("web_capot_bid") : h.contract.value) + " " : ""}${SYMBOL[h.contract.trump] || h.contract.trump}${h.contract.double > 1 ? " ×" + h.contract.double : ""}, ${nameOf(s, h.contract.seat)}` : "";
+  const contract = h.contract ? ` — ${contractText(s, h.contract)}` : "";
   outcome.textContent = h.void ? t("web_void") : t(`web_${h.outcome}`) + contract;
   const parts = [title, outcome];
+  if (!h.void && h.need && h.taker !== null && h.taker !== undefined) {  // what the takers made, and needed
+    parts.push(Object.assign(document.createElement("p"), { id: "need", className: "need",
+      textContent: t("web_need", { side: sideName(s, sideOf(s, h.taker)), made: h.need[0], need: h.need[1] }) }));
+  }
   if (!h.void) parts.push(summaryRows(s, h));
   if (h.reserve) parts.push(Object.assign(document.createElement("p"), { textContent: `${t("web_reserve")}: ${h.reserve}` }));
   const anns = (h.announcements || []).filter((a) => a.cards);
@@ -724,25 +738,36 @@ function lastTrick() {
 function sheet(s) {
   const title = Object.assign(document.createElement("h2"), { textContent: t("web_sheet") });
   const table = document.createElement("table");
-  table.className = "summary";
+  table.className = "summary sheet";
   const n = s.totals.length;
   const head = document.createElement("tr");
-  head.append(Object.assign(document.createElement("th"), { textContent: "#" }), ...[...Array(n).keys()].map((i) => Object.assign(document.createElement("th"), { textContent: sideName(s, i) })));
+  const cell = (tag, text, cls = "") => Object.assign(document.createElement(tag), { textContent: text, className: cls });
+  head.className = "head";
+  head.append(cell("th", "#"), cell("th", t("web_contract"), "contract"), ...[...Array(n).keys()].map((i) => cell("th", sideName(s, i))));
   table.append(head);
-  (s.sheet || []).forEach((h, i) => {
+  (s.sheet || []).forEach((h, i) => {  // each hand: its contract, how it went, what it scored
     const tr = document.createElement("tr");
-    tr.append(Object.assign(document.createElement("td"), { textContent: `${i + 1} ${h.outcome === "made" ? "" : t(`web_${h.outcome}`)}` }), ...h.scored.map((x) => Object.assign(document.createElement("td"), { textContent: x })));
+    const how = h.outcome === "made" ? "" : h.outcome === "void" ? t("web_all_passed")
+      : h.outcome === "failed" ? t("web_failed_short") : t(`web_${h.outcome}`);
+    tr.className = `hand ${h.outcome}`;
+    tr.append(cell("th", String(i + 1)), cell("td", [contractText(s, h.contract), how].filter(Boolean).join(" — "), "contract"),
+      ...h.scored.map((x) => cell("td", String(x))));
     table.append(tr);
   });
   const total = document.createElement("tr");
   total.className = "total";
-  total.append(Object.assign(document.createElement("th"), { textContent: t("web_totals") }), ...s.totals.map((x) => Object.assign(document.createElement("td"), { textContent: x })));
+  total.append(cell("th", t("web_totals")), cell("td", ""), ...s.totals.map((x) => cell("td", String(x))));
   table.append(total);
   openDialog([title, Object.assign(document.createElement("p"), { textContent: t("web_score_to", { target: s.target }) }), table, button("✕", closeDialog)], title.textContent);
   $("dialog").dataset.kind = "sheet";
 }
 
 // -- hints ------------------------------------------------------------------------------------
+function hintNumber(kind, value) {  // whole points or percents in the reader's notation; a score signed
+  const style = { maximumFractionDigits: kind === "strength" ? 1 : 0 };
+  if (kind === "score") style.signDisplay = "exceptZero";
+  return new Intl.NumberFormat(lang, style).format(value);
+}
 function showHint(m) {
   const s = shown;
   if (!s || !m.actions.length) return;
@@ -750,8 +775,9 @@ function showHint(m) {
   hintFor = { table: s.table, turnKey: turnKey(s), best: best.action };
   const name = (a) => (a.length <= 3 && /[SHDC]$/.test(a) && !/^\d+[SHDC]$/.test(a) || /^10[SHDC]$/.test(a) ? label(a) : callText(s, a));
   const kind = { "% made": "made", "expected points": "points", "expected score": "score", strength: "strength" }[m.measure] || "score";
-  const why = t(`web_hint_${kind}`, { action: name(best.action), value: best.value });
-  $("hint-text").textContent = second ? `${why} · ${t("web_hint_next", { other: name(second.action), second: second.value })}` : why;
+  const num = (v) => hintNumber(kind, v);
+  const why = t(`web_hint_${kind}`, { action: name(best.action), value: num(best.value) });
+  $("hint-text").textContent = second ? `${why} · ${t("web_hint_next", { other: name(second.action), second: num(second.value) })}` : why;
   drawBidbox(s, s.phase === "auction" && s.turn === s.seat);
   drawHand(s, s.phase === "play" && s.turn === s.seat);
 }
@@ -898,6 +924,7 @@ function showPresetRules() {
     const o = ruleCatalog.options.find((x) => x.name === input.dataset.option);
     const value = preset[o.name];
     input.value = o.values ? String(o.values.findIndex((v) => v === value)) : String(value ?? "");
+    input.closest("label").hidden = Boolean(o.game) && o.game !== preset.game;  // only what this game uses
   }
 }
 function chosenRules() {
