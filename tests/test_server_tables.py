@@ -526,3 +526,23 @@ def test_a_broadcast_is_written_once_and_its_unchanged_parts_not_again(
         assert fragments == [after[0]["tricks"][:len(texts[0]["tricks"]) + i + 1]
                              for i in range(ended)]
     assert json.loads(text_of(after[0])) == after[0]
+
+
+def test_a_watcher_of_an_invite_sits_where_he_chooses(service: TableService) -> None:
+    """An invite link first shows the table (who sits where); the friend then sits at the
+    seat he picks and is told as that seat only, not as a watcher too; a seated player
+    opening the link again gets his seat's view."""
+    out = service.handle("ana", {"type": "create", "preset": "classic",
+                                 "options": {"private": True}})
+    table, invite = out[0][1]["table"], out[0][1]["invite"]
+    watched = service.handle("bruno", {"type": "watch", "table": table, "invite": invite})
+    state = _state_of(watched, "bruno")
+    assert state["seat"] == -1 and state["phase"] == "waiting"
+    assert state["seats"][0] == "ana" and state["seats"][1:] == [None, None, None]
+    joined = service.handle("bruno", {"type": "join", "table": table, "seat": 2,
+                                      "invite": invite})
+    told = [(p, m["seat"]) for p, m in joined if m["type"] == "state"]
+    assert told == [("ana", 0), ("bruno", 2)]  # once, as North
+    again = service.handle("bruno", {"type": "watch", "table": table, "invite": invite})
+    assert [(p, m["seat"]) for p, m in again] == [("bruno", 2)]
+    assert "bruno" not in service.tables[table].spectators

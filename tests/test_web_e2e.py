@@ -747,6 +747,8 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
 
 
 def test_a_friend_joins_by_invite_link(server: str) -> None:
+    """An invite link shows the table first: each friend sits where he chooses (his
+    partner opposite), the last seat is taken at once; then the game starts."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -758,10 +760,29 @@ def test_a_friend_joins_by_invite_link(server: str) -> None:
         link = ana.input_value("#invite-link")
         bruno = new_page(browser)  # another browser: another guest
         guest(bruno, server, "Bruno")
-        bruno.goto(link)  # the same page, a new hash: he joins
+        bruno.goto(link)  # he sees the table first, and picks his seat
         bruno.wait_for_selector("#table:not([hidden])")
-        ana.wait_for_function("window.room.state.seats.includes('Bruno')")
-        ana.click("#fill")  # bots take the two seats left
+        bruno.wait_for_selector("#seat-north .sit")
+        assert "Choose your seat" in bruno.inner_text("#notice")
+        assert len(bruno.query_selector_all(".seat .sit")) == 3  # the three free seats
+        assert "partner of Ana" in bruno.inner_text("#seat-north")  # opposite her
+        assert "partner" not in bruno.inner_text("#seat-east")
+        shot(bruno, "invite-choose-seat")
+        bruno.click("#seat-north .sit")  # opposite Ana: her partner
+        bruno.wait_for_function("window.room.state.seat === 2")
+        ana.wait_for_function("window.room.state.seats[2] === 'Bruno'")
+        assert bruno.query_selector_all(".seat .sit") == []  # seated: no more to pick
+        chloe = new_page(browser)  # another friend: two seats left to choose from
+        guest(chloe, server, "Chloé")
+        chloe.goto(link)
+        chloe.wait_for_selector("#seat-west .sit")
+        chloe.click("#seat-west .sit")
+        chloe.wait_for_function("window.room.state.seat === 3")  # West, after Ana's turn
+        dan = new_page(browser)  # the one seat left: nothing to choose, he sits at once
+        guest(dan, server, "Dan")
+        dan.goto(link)
+        dan.wait_for_function("window.room.state && window.room.state.seat === 1")
+        assert dan.query_selector_all(".seat .sit") == []
         ana.wait_for_function(HAND_SHOWN)
         bruno.wait_for_function(HAND_SHOWN)
         assert set(hand_of(ana)) != set(hand_of(bruno))

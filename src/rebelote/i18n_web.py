@@ -66,7 +66,7 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_pace_normal": ("normal", "normal", "normal"),
     "web_pace_slow": ("slow", "lent", "lento"),
     "web_sound": ("Sounds", "Sons", "Sonidos"),
-    "web_choose_seat": ("choose a seat", "choisissez une place", "elija una plaza"),
+    "web_choose_seat": ("Choose your seat", "Choisissez votre place", "Elija su sitio"),
     # -- the table --
     "web_waiting": ("Waiting for players…", "En attente de joueurs…", "Esperando jugadores…"),
     "web_invite": ("Invite link:", "Lien d'invitation :", "Enlace de invitación:"),
@@ -152,6 +152,7 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
                  "{side}: {made} puntos, hacían falta {need}"),
     "web_all_passed": ("all passed", "tous passent", "todos pasan"),
     "web_failed_short": ("failed", "dedans", "fallado"),
+    "web_sit_here": ("Sit here", "S'asseoir ici", "Sentarse aquí"),
     "web_void": ("everybody passed: new deal", "tout le monde a passé : on redonne",
                  "todos pasaron: se reparte de nuevo"),
     "web_continue": ("Continue", "Continuer", "Seguir"),

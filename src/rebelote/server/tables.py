@@ -839,8 +839,11 @@ class TableService:
             return [(player, self.hint(table, player))]
         elif kind == "watch":
             self._check_invite(table, player, message)
-            table.spectators.add(player)
             self.lobby_watchers.discard(player)
+            seat = table.seat_of(player)
+            if seat is not None:  # his own table (an invite link opened again): his seat
+                return [(player, view_message(table, seat, self.names, self.clock()))]
+            table.spectators.add(player)
             return [(player, view_message(table, -1, self.names, self.clock()))]
         elif kind == "bots":
             self.add_bots(table, player, message.get("level", "heuristic"))
@@ -979,6 +982,7 @@ class TableService:
             raise ServiceError("seat_taken", f"seat {str(seat)[:20]!r} is not free "
                                f"(free: {free})")
         self._record(table, "seat", {"seat": seat, "player": player})
+        table.spectators.discard(player)  # a watcher who sits down is told as a player only
         self._progress(table)
 
     def add_bots(self, table: Table, player: str, level: Any) -> None:

@@ -103,7 +103,7 @@ function connect() {
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onopen = () => {
     notice("");
-    if (tableId && invite) send({ type: "join", table: tableId, invite });
+    if (tableId && invite && !(shown && shown.seat >= 0)) openInvite();
     else if (tableId) send({ type: "sync", table: tableId });
     else send({ type: "lobby" });
   };
@@ -117,8 +117,28 @@ window.addEventListener("hashchange", () => {
   invite = h.get("invite");
   shown = null;
   queue.length = 0;
-  if (invite) send({ type: "join", table: tableId, invite }); else send({ type: "sync", table: tableId });
+  if (invite) openInvite(); else send({ type: "sync", table: tableId });
 });
+// An invite first shows the table, who sits where: the friend then picks his seat (the
+// only one free: taken at once), or watches a table already full.
+let choosing = false;
+function openInvite() {
+  choosing = true;
+  send({ type: "watch", table: tableId, invite });
+}
+function inviteSeen(s) {
+  if (!choosing || s.table !== tableId) return;
+  choosing = false;
+  if (s.seat >= 0) return;  // he sits there already
+  const free = s.seats.map((who, seat) => (who ? -1 : seat)).filter((x) => x >= 0);
+  if (s.phase === "waiting" && free.length === 1) sit(free[0]);
+  else if (s.phase === "waiting" && free.length) notice(t("web_choose_seat"));
+  else { notice(t("web_table_full")); invite = null; }
+}
+function sit(seat) {
+  notice("");
+  send({ type: "join", table: tableId, seat, ...(invite ? { invite } : {}) });
+}
 function send(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
 function notice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
 
@@ -175,6 +195,7 @@ function receive(m) {
     if (location.hash !== hash) history.replaceState(null, "", hash);
     $("record").href = `/api/tables/${tableId}/record`;
     $("replay").href = `/replay?table=${tableId}`;
+    inviteSeen(m);
     queue.push(m);
     pump();
   }
@@ -352,6 +373,17 @@ function drawTable(s, { animating = false, noTrick = false, replaying = false })
     name.className = "name";
     name.textContent = nameOf(s, seat) + (seat !== s.seat && s.players === 4 && s.seat >= 0 && seat % 2 === s.seat % 2 ? ` (${t("web_partner")})` : "");
     el.append(name);
+    if (!who && waiting && s.seat < 0) {  // a watcher may sit down at a free seat
+      const b = button(t("web_sit_here"), () => sit(seat));
+      b.className = "sit";
+      b.dataset.seat = seat;
+      el.append(b);
+      const mate = s.players === 4 ? s.seats[(seat + 2) % 4] : null;  // who he would play with
+      if (mate) {
+        el.append(Object.assign(document.createElement("div"), { className: "tags mate",
+          textContent: t("web_partner_of", { name: seatName(s, (seat + 2) % 4) }) }));
+      }
+    }
     const tags = [];
     if (s.bots && s.bots[seat]) tags.push(botName(s.bots[seat], true));
     if (seat === s.dealer) tags.push(t("web_dealer"));
