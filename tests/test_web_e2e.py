@@ -642,7 +642,11 @@ def test_chat_and_quick_phrases(server: str) -> None:
         guest(page, server, "Ana")
         create(page, "classic")
         page.wait_for_function(HAND_SHOWN)
+        gear = page.locator("#settings summary").bounding_box()
         page.click("#settings summary")  # the German deck: its own suits
+        assert page.locator("#settings summary").bounding_box() == gear  # nothing moves
+        panel = page.locator("#settings .popover").bounding_box()
+        assert panel and gear and panel["y"] >= gear["y"] + gear["height"]  # below the gear
         page.select_option("#deck", "german")
         shown = page.inner_text("#hand")  # the cards' faces, and what is read aloud
         assert any(suit in shown for suit in "🍃❤🔔🌰") and "♠" not in shown
@@ -650,7 +654,11 @@ def test_chat_and_quick_phrases(server: str) -> None:
             "#hand .card", "e => e.map(x => x.getAttribute('aria-label'))"))
         assert any(f"of {suit}" in labels for suit in ("leaves", "hearts", "bells", "acorns"))
         assert "spades" not in labels and "diamonds" not in labels and "♠" not in labels
+        page.keyboard.press("Escape")  # closed like a menu: Escape, or a click elsewhere
+        assert page.evaluate("!document.querySelector('#settings').open")
         page.click("#settings summary")
+        page.click("#felt", position={"x": 20, "y": 200})
+        assert page.evaluate("!document.querySelector('#settings').open")
         page.click("#chat-toggle")
         page.click("#phrases button >> nth=0")
         page.wait_for_function("document.querySelectorAll('#chat-log li').length === 1")

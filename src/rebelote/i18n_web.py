@@ -66,6 +66,7 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_pace_normal": ("normal", "normal", "normal"),
     "web_pace_slow": ("slow", "lent", "lento"),
     "web_sound": ("Sounds", "Sons", "Sonidos"),
+    "web_settings": ("Settings", "Réglages", "Ajustes"),
     "web_choose_seat": ("Choose your seat", "Choisissez votre place", "Elija su sitio"),
     # -- the table --
     "web_waiting": ("Waiting for players…", "En attente de joueurs…", "Esperando jugadores…"),

@@ -96,6 +96,14 @@ function sideName(s, side) {
   return nameOf(s, side);
 }
 
+// The settings panel closes on a click elsewhere and on Escape, like any menu.
+document.addEventListener("click", (e) => {
+  if ($("settings").open && !$("settings").contains(e.target)) $("settings").open = false;
+});
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && $("settings").open) { $("settings").open = false; $("settings").querySelector("summary").focus(); }
+});
+
 // -- the connection -------------------------------------------------------------------
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
