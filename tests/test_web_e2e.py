@@ -495,11 +495,15 @@ def test_a_french_page_has_no_english_words(server: str) -> None:
         page.goto(server)
         page.select_option("#lang", "fr")
         page.wait_for_function("document.querySelector('#guest').innerText === 'Jouer en invité'")
+        first_visit = page.inner_text("#signin")  # what the site is, before the nickname
+        assert "Jouez à la belote" in first_visit and "robots" in first_visit, first_visit
+        assert page.get_attribute("#lang", "aria-label") == "Langue"
+        assert page.get_attribute("#settings summary", "aria-label") == "Réglages"
         page.fill("#nickname", "Zoé")
         page.click("#guest")
         page.wait_for_selector("#lobby:not([hidden])")
         page.click("#more-rules summary")
-        texts = [page.inner_text("body"), " ".join(page.eval_on_selector_all(
+        texts = [first_visit, page.inner_text("body"), " ".join(page.eval_on_selector_all(
             "option", "els => els.map(e => e.textContent)")),
             page.eval_on_selector("#rule-options", "e => e.textContent")]  # hidden ones too
         shown_options = ("els => els.filter(e => e.checkVisibility())"

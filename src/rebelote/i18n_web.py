@@ -67,6 +67,29 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_pace_slow": ("slow", "lent", "lento"),
     "web_sound": ("Sounds", "Sons", "Sonidos"),
     "web_settings": ("Settings", "Réglages", "Ajustes"),
+    "web_intro_title": ("Play belote in your browser", "Jouez à la belote dans votre navigateur",
+                        "Juegue a la belote en su navegador"),
+    "web_intro_bots": ("Against computer players, from beginner to expert: a game starts at once.",
+                       "Contre des robots, du débutant à l'expert : la partie commence tout de "
+                       "suite.",
+                       "Contra robots, de principiante a experto: la partida empieza enseguida."),
+    "web_intro_friends": ("With friends: create a private table and send them its link; bots "
+                          "take the empty seats if you wish.",
+                          "Entre amis : créez une table privée et envoyez-leur son lien ; des "
+                          "robots prennent les places libres si vous le voulez.",
+                          "Con amigos: cree una mesa privada y envíeles su enlace; los robots "
+                          "ocupan los sitios libres si quiere."),
+    "web_intro_games": ("Classic belote, coinche, contrée and their variants, with the rules you "
+                        "choose; a score calculator for games at a real table.",
+                        "Belote classique, coinche, contrée et leurs variantes, avec les règles "
+                        "de votre choix ; une calculatrice de points pour vos parties autour "
+                        "d'une vraie table.",
+                        "Belote clásica, coinche, contrée y sus variantes, con las reglas que "
+                        "elija; una calculadora de puntos para las partidas en una mesa de "
+                        "verdad."),
+    "web_intro_start": ("Choose a nickname to start: no account, nothing to install.",
+                        "Choisissez un pseudo pour commencer : pas de compte, rien à installer.",
+                        "Elija un apodo para empezar: sin cuenta, nada que instalar."),
     "web_choose_seat": ("Choose your seat", "Choisissez votre place", "Elija su sitio"),
     # -- the table --
     "web_waiting": ("Waiting for players…", "En attente de joueurs…", "Esperando jugadores…"),
