@@ -664,6 +664,9 @@ def test_chat_and_quick_phrases(server: str) -> None:
         page.click("#felt", position={"x": 20, "y": 200})
         assert page.evaluate("!document.querySelector('#settings').open")
         page.click("#chat-toggle")
+        empty = page.evaluate("getComputedStyle(document.querySelector('#chat-log'), "
+                              "'::before').content")
+        assert "Nothing said yet" in empty, empty  # an empty log says how to talk
         page.click("#phrases button >> nth=0")
         page.wait_for_function("document.querySelectorAll('#chat-log li').length === 1")
         assert "well played" in page.inner_text("#chat-log")
@@ -732,6 +735,10 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
         page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
         second = page.inner_text("#sheet tbody tr:nth-child(2)").split("\t")
         assert second[2:4] == ["181", "62"]
+        labels = page.eval_on_selector_all("#calc-hand label > span",
+                                           "e => e.map(x => x.textContent)")
+        assert all(x[:1].isupper() for x in labels), labels  # a form's labels, capitalized
+        assert "Announcements: theirs" in labels, labels  # not a lone "theirs"
         page.set_viewport_size(PHONE)  # a pad beside a real table: no sideways scrolling
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.set_viewport_size(DESKTOP)

@@ -82,7 +82,7 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_intro_games": ("Classic belote, coinche, contrée and their variants, with the rules you "
                         "choose; a score calculator for games at a real table.",
                         "Belote classique, coinche, contrée et leurs variantes, avec les règles "
-                        "de votre choix ; une calculatrice de points pour vos parties autour "
+                        "de votre choix ; une calculette de points pour vos parties autour "
                         "d'une vraie table.",
                         "Belote clásica, coinche, contrée y sus variantes, con las reglas que "
                         "elija; una calculadora de puntos para las partidas en una mesa de "
@@ -190,6 +190,12 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_back_lobby": ("Back to the lobby", "Retour au salon", "Volver al salón"),
     # -- talk --
     "web_chat": ("Chat", "Discussion", "Chat"),
+    "web_chat_empty": ("Nothing said yet: a quick phrase below, or your own words.",
+                       "Rien de dit pour l'instant : une phrase toute faite ci-dessous, ou vos "
+                       "propres mots.",
+                       "Nada dicho aún: una frase rápida abajo, o sus propias palabras."),
+    "web_invite_link": ("Invite link", "Lien d'invitation", "Enlace de invitación"),
+    "web_your_hand": ("Your hand", "Votre main", "Su mano"),
     "web_say": ("Say", "Dire", "Decir"),
     "web_chat_placeholder": ("a short message", "un petit message", "un mensaje corto"),
     "web_mute": ("mute {name}", "faire taire {name}", "silenciar a {name}"),
@@ -245,11 +251,14 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
                    "la belote. La reserva del litige se lleva sola."),
     "calc_our_points": ("Our points", "Nos points", "Nuestros puntos"),
     "calc_ann_ours": ("Announcements: ours", "Annonces : les nôtres", "Cantes: los nuestros"),
-    "calc_ann_theirs": ("theirs", "les leurs", "los suyos"),
+    "calc_ann_theirs": ("Announcements: theirs", "Annonces : les leurs", "Cantes: los suyos"),
+    "calc_capot": ("Capot", "Capot", "Capot"),
+    "calc_belote": ("Belote", "Belote", "Belote"),
+    "calc_reserve": ("Reserve (litige)", "Réserve (litige)", "Reserva (litige)"),
     "calc_add": ("Add the hand", "Ajouter la donne", "Añadir la mano"),
     "calc_undo": ("Undo the last hand", "Annuler la dernière donne", "Deshacer la última mano"),
-    "calc_total_us": ("total us", "total nous", "total nosotros"),
-    "calc_total_them": ("total them", "total eux", "total ellos"),
+    "calc_total_us": ("Total us", "Total nous", "Total nosotros"),
+    "calc_total_them": ("Total them", "Total eux", "Total ellos"),
     "calc_we_win": ("We win the game!", "Nous gagnons la partie !", "¡Ganamos la partida!"),
     "calc_they_win": ("They win the game.", "Ils gagnent la partie.", "Ellos ganan la partida."),
     # -- seats, presets, bots --

@@ -10,6 +10,7 @@ export async function loadTexts(chosen) {
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
   for (const el of document.querySelectorAll("[data-t-placeholder]")) el.placeholder = t(el.dataset.tPlaceholder);
+  for (const el of document.querySelectorAll("[data-t-empty]")) el.dataset.empty = t(el.dataset.tEmpty);  // shown while empty (CSS)
 }
 
 /** The text `key`, with {name} slots filled from `values`. */
