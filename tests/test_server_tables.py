@@ -546,3 +546,33 @@ def test_a_watcher_of_an_invite_sits_where_he_chooses(service: TableService) -> 
     again = service.handle("bruno", {"type": "watch", "table": table, "invite": invite})
     assert [(p, m["seat"]) for p, m in again] == [("bruno", 2)]
     assert "bruno" not in service.tables[table].spectators
+
+
+def test_against_bots_alone_the_game_waits_for_a_player_away(tmp_path: Path) -> None:
+    """Nobody waits for a player alone with bots: closing his tab hands nothing to a bot
+    (no stand-in, no seat given away, no turn timer), the table stays in his tables, and
+    he finds the game as he left it. With another player there, a stand-in plays for him."""
+    from rebelote.server.tables import GRACE_S
+
+    clock = Clock()
+    service = TableService(Store(f"sqlite:///{tmp_path / 'alone.sqlite'}"), seed=4,
+                           clock=clock)
+    table = service.handle("ana", {"type": "create", "options": {"timer": 30}})[0][1]["table"]
+    service.handle("ana", {"type": "bots", "table": table, "level": "random"})
+    t = service.tables[table]
+    assert t.game is not None and t.game.current is not None
+    for _ in range(20):  # to Ana's turn
+        if t.game.current.turn == 0:
+            break
+        service.tick()
+    state = _state_of(service.handle("ana", {"type": "sync", "table": table}), "ana")
+    assert state["turn"] == 0
+    seq = t.seq
+    service.disconnected("ana")
+    clock.now += GRACE_S * 5
+    assert service.tick() == []
+    assert t.seq == seq and not t.stand_ins and t.seat_of("ana") == 0  # nothing moved
+    assert [e["table"] for e in service.my_tables("ana")] == [table]
+    service.reconnected("ana")
+    back = _state_of(service.handle("ana", {"type": "sync", "table": table}), "ana")
+    assert back["turn"] == 0 and back["hand"] == state["hand"]  # as she left it

@@ -1263,10 +1263,19 @@ class TableService:
                 table.turn_since = self.clock()
                 self._store_absence(table, seat, None)
 
+    @staticmethod
+    def waited_on(table: Table, seat: int) -> bool:
+        """Whether another player, there now, waits for ``seat``: a stand-in plays for
+        a player away only then. Against bots alone the game waits for him to come back
+        (a closed tab does not hand his game to a bot, and he finds it in his tables)."""
+        return any("player" in who and other != seat and other not in table.absent_since
+                   for other, who in enumerate(table.seats))
+
     def tick(self, commit: bool = True) -> list[tuple[str, Message]]:
         """Time passes: a bot stands in for a player gone ``STAND_IN_AFTER_S``; a seat
         dropped for ``GRACE_S`` goes to the bot for good; a player past the table's turn
-        timer has a bot play that turn for him."""
+        timer has a bot play that turn for him. All three only where another player
+        waits (:meth:`waited_on`): against bots alone the game waits."""
         now = self.clock()
         out: list[tuple[str, Message]] = []
         for table in list(self.tables.values()):
@@ -1275,6 +1284,8 @@ class TableService:
                 table.absent_since.clear()  # a finished game is never handed to a bot
                 table.stand_ins.clear()
             for seat, since in list(table.absent_since.items()):
+                if not self.waited_on(table, seat):
+                    continue  # only bots at the table: the game waits for him, as it was
                 if now - since >= GRACE_S:
                     del table.absent_since[seat]
                     table.stand_ins.pop(seat, None)
@@ -1292,7 +1303,8 @@ class TableService:
                     and not game.is_over and not game.current.is_over
                     and now - table.turn_since >= timer):
                 seat = game.current.turn
-                if seat not in table.bots and seat not in table.stand_ins:
+                if (seat not in table.bots and seat not in table.stand_ins
+                        and (seat not in table.absent_since or self.waited_on(table, seat))):
                     table.timed_out = seat  # the next bot move is this seat's
                     changed = True
                     who = table.seats[seat].get("player")
