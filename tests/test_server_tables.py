@@ -576,3 +576,33 @@ def test_against_bots_alone_the_game_waits_for_a_player_away(tmp_path: Path) -> 
     service.reconnected("ana")
     back = _state_of(service.handle("ana", {"type": "sync", "table": table}), "ana")
     assert back["turn"] == 0 and back["hand"] == state["hand"]  # as she left it
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_summary_need_agrees_with_the_outcome_in_every_preset(preset: str) -> None:
+    """The summary's "made X, needed Y" is what decided the hand, for every preset (three
+    players: more than both defenders together)."""
+    from rebelote.game import Game
+    from rebelote.server.tables import hand_summary
+
+    rules = PRESETS[preset]()
+    seen = 0
+    for seed in range(12):
+        game = Game(rules.replace(target=0, hands_limit=3), random.Random(seed), dealer=0)
+        rng = random.Random(seed + 100)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+        for i in range(len(game.scores)):
+            h = hand_summary(game, i)
+            if h["void"] or h["need"] is None:
+                continue
+            made, needed = h["need"]
+            taker_side = h["taker"] % 2 if rules.players == 4 else h["taker"]
+            capot_by_taker = h["capot"] is not None and (
+                h["capot"] == 0 if rules.players == 3 else h["capot"] == taker_side)
+            if h["outcome"] == "litige":
+                assert made == needed - 1, h
+            else:
+                assert (h["outcome"] == "made") == (made >= needed or capot_by_taker), h
+            seen += 1
+    assert seen >= 20
