@@ -659,6 +659,7 @@ function summaryRows(s, h) {
   return table;
 }
 
+const capitalized = (text) => text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);  // "you: …" opens a line
 function contractText(s, c) {
   if (!c) return "";
   const value = c.value ? (c.value === "capot" ? t("web_capot_bid") : c.value) + " " : "";
@@ -677,7 +678,7 @@ function summary(s, h, timeout) {
   const parts = [title, outcome];
   if (!h.void && h.need && h.taker !== null && h.taker !== undefined) {  // what the takers made, and needed
     parts.push(Object.assign(document.createElement("p"), { id: "need", className: "need",
-      textContent: t("web_need", { side: sideName(s, sideOf(s, h.taker)), made: h.need[0], need: h.need[1] }) }));
+      textContent: capitalized(t("web_need", { side: sideName(s, sideOf(s, h.taker)), made: h.need[0], need: h.need[1] })) }));
   }
   if (!h.void) parts.push(summaryRows(s, h));
   if (h.reserve) parts.push(Object.assign(document.createElement("p"), { textContent: `${t("web_reserve")}: ${h.reserve}` }));
