@@ -210,9 +210,12 @@ def test_a_coinche_hand_through_the_bidding_box(server: str, size: str) -> None:
         assert f"Us {last['scored'][0]}" in chip and f"Them {last['scored'][1]}" in chip, chip
         if not last["void"]:
             assert "card points" in summary and "dix de der" in summary
-            made, needed = last["need"]  # what the takers made beside what they needed
-            side = "Us" if last["taker"] % 2 == 0 else "Them"
-            assert page.inner_text("#need") == f"{side}: {made} points, {needed} needed"
+            if last["need"] is None:  # a capot bid: every trick, no points to count
+                assert page.query_selector("#need") is None
+            else:  # what the takers made beside what they needed
+                made, needed = last["need"]
+                side = "Us" if last["taker"] % 2 == 0 else "Them"
+                assert page.inner_text("#need") == f"{side}: {made} points, {needed} needed"
             complete = page.evaluate("window.seen.complete")
             for trick in last["tricks"]:  # every trick of the hand was shown complete
                 assert " ".join(trick["cards"]) in complete, (trick, complete)
@@ -619,6 +622,12 @@ def test_a_hint_highlights_and_explains(server: str) -> None:
         # whole points, as a player counts them (not "47.3")
         assert not re.search(r"\d[.,]\d", text), text
         assert re.search(r": \d+ card points", text), text
+        page.once("dialog", lambda d: d.accept())  # leave the game: a bot takes the seat
+        page.click("#leave")
+        page.wait_for_selector("#lobby:not([hidden])")
+        create(page, "classic")  # the next table: the last one's hint is gone
+        page.wait_for_function(HAND_SHOWN)
+        assert page.inner_text("#hint-text") == ""
         browser.close()
 
 

@@ -337,6 +337,8 @@ function showLobby() {
   document.body.classList.remove("at-table");
   closeDialog();
   $("chat-log").replaceChildren();  // the talk belongs to the table left
+  $("hint-text").textContent = "";  // and so does its hint
+  hintFor = null;
   unread = 0;
   $("chat-unread").hidden = true;
   send({ type: "lobby" });
@@ -469,6 +471,8 @@ function drawTable(s, { animating = false, noTrick = false, replaying = false })
   $("status").textContent = status;
   $("status").classList.toggle("mine", decide);
   if (!animating) { $("error").textContent = $("error").textContent && decide ? $("error").textContent : ""; }
+  // a hint is for the turn it was asked at: gone once the table moved on (or is another)
+  if (!hintFor || hintFor.table !== s.table || hintFor.turnKey !== turnKey(s)) $("hint-text").textContent = "";
   // bidding box and hand
   drawBidbox(s, decide && s.phase === "auction");
   drawHand(s, decide && s.phase === "play");
@@ -676,7 +680,9 @@ function summary(s, h, timeout) {
   const contract = h.contract ? ` — ${contractText(s, h.contract)}` : "";
   outcome.textContent = h.void ? t("web_void") : t(`web_${h.outcome}`) + contract;
   const parts = [title, outcome];
-  if (!h.void && h.need && h.taker !== null && h.taker !== undefined) {  // what the takers made, and needed
+  // what the takers made, and needed: a bid's target, or (classic) a failed contract's
+  // "more than the defence" (a made one's "22 needed" only puzzled)
+  if (!h.void && h.need && h.taker !== null && h.taker !== undefined && (s.game === "auction" || h.outcome !== "made")) {
     parts.push(Object.assign(document.createElement("p"), { id: "need", className: "need",
       textContent: capitalized(t("web_need", { side: sideName(s, sideOf(s, h.taker)), made: h.need[0], need: h.need[1] })) }));
   }
