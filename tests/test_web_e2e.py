@@ -179,6 +179,10 @@ def test_a_coinche_hand_through_the_bidding_box(server: str, size: str) -> None:
                 if not auction_shot:
                     shot(page, f"{size}-auction")
                     auction_shot = True
+                if page.evaluate("(b => b && b.final === false)(window.room.state.bid)"):
+                    # a bid so far is not yet the contract
+                    assert page.inner_text("#contract").startswith("Highest bid"), \
+                        page.inner_text("#contract")
                 if size == "phone":  # the bidding box and the hand within the screen
                     for sel in ("#bidbox", "#hand"):
                         box = page.locator(sel).bounding_box()

@@ -115,6 +115,7 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_trump": ("trump", "atout", "triunfo"),
     "web_taker": ("taker", "preneur", "toma"),
     "web_contract": ("Contract", "Contrat", "Contrato"),
+    "web_highest_bid": ("Highest bid", "Meilleure enchère", "Mejor apuesta"),
     "web_no_contract": ("auction in progress", "enchères en cours", "subasta en curso"),
     "web_bid_by": ("{value} {suit} by {name}", "{value} {suit} par {name}",
                    "{value} {suit} de {name}"),

@@ -505,7 +505,8 @@ function drawContract(s) {
     : t("web_bid_by", { value: b.value === "capot" ? t("web_capot_bid") : b.value, suit: SYMBOL[b.trump] || b.trump, name: nameOf(s, b.seat) });
   if (b.double === 2) text += " · " + (s.scoring === "acorralada" ? t("web_contrad") : t("web_coinched"));
   if (b.double > 2) text += " · " + (s.scoring === "acorralada" ? t("web_recontrad", { n: b.double }) : t("web_surcoinched", { n: b.double }));
-  box.replaceChildren(Object.assign(document.createElement("b"), { textContent: t("web_contract") + " " }), text);
+  const head = b.final === false && s.phase === "auction" ? t("web_highest_bid") : t("web_contract");  // not yet a contract
+  box.replaceChildren(Object.assign(document.createElement("b"), { textContent: head + " " }), text);
   box.classList.toggle("red", "HD".includes(b.trump));
 }
 
