@@ -231,11 +231,16 @@ def check_outcome(rules: Rules, o: HandOutcome) -> None:
         raise ScoreError("err_double", value=o.double)
 
 
+def _least_above(rules: Rules, defence: int) -> int:
+    """The least total that beats ``defence`` in a game of the retourne (and with three
+    players): one point more, or as much where a tie counts as made (``litige``)."""
+    return defence + (0 if rules.litige == "made" else 1)
+
+
 def _classic_need(rules: Rules, taker_team: int, totals: tuple[int, int]) -> tuple[int, int]:
     """Classic: the takers' total against the least that makes it, more than the
-    defence's (as much, where a tie is made)."""
-    t, d = taker_team, 1 - taker_team
-    return totals[t], totals[d] + (0 if rules.litige == "made" else 1)
+    defence's."""
+    return totals[taker_team], _least_above(rules, totals[1 - taker_team])
 
 
 def _auction_need(rules: Rules, o: HandOutcome, cards: list[int],
@@ -267,9 +272,9 @@ def contract_need(rules: Rules, o: HandOutcome) -> tuple[int, int] | None:
 
 def three_need(rules: Rules, taker: int, totals: tuple[int, ...]) -> tuple[int, int]:
     """Three players: the taker's total (card points and belote) against the least that
-    makes it, more than the two defenders' together (as much where a tie is made)."""
+    makes it, more than the two defenders' together."""
     defense = sum(x for s, x in enumerate(totals) if s != taker)
-    return totals[taker], defense + (0 if rules.litige == "made" else 1)
+    return totals[taker], _least_above(rules, defense)
 
 
 def score_outcome(rules: Rules, outcome: HandOutcome, reserve: int = 0) -> HandScore:
