@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -75,6 +76,12 @@ SQLITE_ROW = "(" + ", ".join("?" * len(ACTION_COLUMNS)) + ")"
 WAL_KEPT_BYTES = 32 << 20
 """SQLite's write-ahead log is cut back to this size when it starts over after a
 checkpoint (``journal_size_limit``): a burst of writes does not leave a large file."""
+
+COPY_PASSES = 3
+COPY_SHORT_S = 0.005
+""":meth:`Store.copy_log` copies again what was written during its last pass, at most
+:data:`COPY_PASSES` times, until a pass takes less than this: each pass leaves the
+pages written meanwhile to the next, the last to the checkpoint between two writes."""
 
 WAL_STUCK_BYTES = 64 << 20
 """A log past this size has not started over since its last checkpoints (another
@@ -243,6 +250,26 @@ class Store:
             return str(compiled), None
         return str(compiled), tuple(compiled.positiontup or ())
 
+    @property
+    def _sqlite_file(self) -> bool:
+        """Whether the database is an SQLite file (it has a write-ahead log)."""
+        return self.url.startswith("sqlite:///") and len(self.url) > len("sqlite:///")
+
+    def copy_log(self) -> None:
+        """Copy the pages of the write-ahead log into the SQLite file while writes go on
+        (in a thread other than the writer's; nothing for other databases): the
+        :meth:`checkpoint` that follows, between two writes, has only the pages written
+        meanwhile left to copy (46 ms a second under load, median, when it copied all:
+        the writes waited for it)."""
+        if not self._sqlite_file:
+            return
+        with self.engine.connect() as connection:
+            for _ in range(COPY_PASSES):
+                started = time.perf_counter()
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                if time.perf_counter() - started < COPY_SHORT_S:
+                    break
+
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the SQLite file; nothing for other databases.
 
@@ -253,7 +280,7 @@ class Store:
         log that grew past :data:`WAL_STUCK_BYTES` all the same (another process's
         writes) is emptied by a checkpoint that waits for them, at most
         :data:`WAL_STUCK_WAIT_MS`. It waits for the disk: never on the event loop."""
-        if not self.url.startswith("sqlite:///") or len(self.url) == len("sqlite:///"):
+        if not self._sqlite_file:
             return
         with self.engine.connect() as connection:
             connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
