@@ -433,19 +433,26 @@ def _group(tmp_path: Path) -> tuple[GatedStore, TableService, Any, list[Any]]:
     return store, service, GroupCommit(service, deliver), told
 
 
+async def _write_held(store: GatedStore, service: TableService, group: Any, table: str,
+                      players: list[str]) -> asyncio.Future[Any]:
+    """One action handled and its batch in the writer thread, held at ``store``'s gate
+    (opened by ``store.gate.set()``): the flush that waits for it."""
+    mover, action = _mover(service, table, players)
+    store.gate.clear()
+    service.handle(mover, {"type": "act", "table": table, "action": action}, commit=False)
+    waiting: asyncio.Future[Any] = asyncio.ensure_future(group.flush())
+    while not store.writing.is_set():
+        await asyncio.sleep(0.001)
+    return waiting
+
+
 def test_actions_are_written_off_the_event_loop(tmp_path: Path) -> None:
     """The commit ran on the loop: 98 ms stalls for everyone on a quiet machine."""
     store, service, group, _told = _group(tmp_path)
     table, players = _four(service)
 
     async def scenario() -> None:
-        mover, action = _mover(service, table, players)
-        store.gate.clear()
-        service.handle(mover, {"type": "act", "table": table, "action": action},
-                       commit=False)
-        waiting = asyncio.ensure_future(group.flush())
-        while not store.writing.is_set():
-            await asyncio.sleep(0.001)
+        waiting = await _write_held(store, service, group, table, players)
         started = time.perf_counter()
         for _ in range(20):  # the loop turns while the write is held
             await asyncio.sleep(0.001)
@@ -473,13 +480,7 @@ def test_a_checkpoint_runs_in_the_writer_thread_between_two_batches(tmp_path: Pa
                      _count(store, table)))
 
     async def scenario() -> None:
-        mover, action = _mover(service, table, players)
-        store.gate.clear()
-        service.handle(mover, {"type": "act", "table": table, "action": action},
-                       commit=False)
-        waiting = asyncio.ensure_future(group.flush())
-        while not store.writing.is_set():
-            await asyncio.sleep(0.001)
+        waiting = await _write_held(store, service, group, table, players)
         checkpoint = asyncio.ensure_future(group.between_batches(job))
         await asyncio.sleep(0.05)
         assert not seen  # not beside the write in progress
@@ -513,13 +514,7 @@ def test_the_log_is_copied_beside_a_write_in_progress(tmp_path: Path) -> None:
         real()
 
     async def scenario() -> None:
-        mover, action = _mover(service, table, players)
-        store.gate.clear()
-        service.handle(mover, {"type": "act", "table": table, "action": action},
-                       commit=False)
-        waiting = asyncio.ensure_future(group.flush())
-        while not store.writing.is_set():
-            await asyncio.sleep(0.001)
+        waiting = await _write_held(store, service, group, table, players)
         await asyncio.wait_for(group.beside_batches(copy_log), 5)  # the write still held
         assert not waiting.done()
         store.gate.set()
