@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from rebelote.cards import card_name
 from rebelote.rules import PRESETS
 from rebelote.server.store import Store
 from rebelote.server.tables import TableService, view_message, view_messages
@@ -471,6 +472,70 @@ def test_a_broadcast_builds_each_seat_the_message_it_would_get_alone(
     assert "invite" in view_message(table, 0) and "invite" not in view_message(table, -1)
 
 
+@pytest.mark.parametrize("preset", ["classic", "coinche"])
+def test_the_kept_tricks_and_sheet_are_those_built_afresh_all_game_long(
+        service: TableService, preset: str) -> None:
+    """The finished tricks and the score sheet grow by the items added since they were
+    last kept, their text too: at every action of four hands (or the whole game), the
+    state message's text reads back as the message, and its tricks, scores and sheet
+    are what a view built from scratch (a copy of each hand, nothing cached) gives."""
+    from rebelote.server.tables import auction_of
+    from rebelote.view import make_view
+
+    rng = random.Random(11)
+    table_id = _create(service, preset=preset)
+    service.handle("ana", {"type": "bots", "table": table_id, "level": "random"})
+    table = service.tables[table_id]
+    game = table.game
+    assert game is not None
+    seen_tricks: set[int] = set()
+    while len(game.scores) < 4 and game.winner is None:
+        for m in view_messages(table, [0, -1], service.names, 1.0):
+            assert json.loads(text_of(encoded([("x", m)])[0][1])) == m
+            assert game.current is not None
+            fresh = make_view(game.current.copy(), 0)
+            assert m["tricks"] == [{"leader": t.leader, "winner": t.winner,
+                                    "cards": [card_name(c) for c in t.cards]}
+                                   for t in fresh.tricks]
+            assert m["scores"] == [list(s.scored) for s in game.scores]
+            assert m["sheet"] == [
+                {"outcome": s.outcome, "scored": list(s.scored),
+                 "contract": auction_of(make_view(h.copy(), -1))["contract"]}
+                for s, h in zip(game.scores, game.hands, strict=False)]
+            seen_tricks.add(len(m["tricks"]))
+        state = _state_of(service.handle("ana", {"type": "sync", "table": table_id}), "ana")
+        service.handle("ana", {"type": "act", "table": table_id,
+                               "action": rng.choice(state["legal"])})
+    assert seen_tricks == set(range(8))  # every number of finished tricks was checked
+
+
+def test_a_growing_list_is_kept_with_its_text_whatever_it_grows_by() -> None:
+    """:func:`_kept_growing` builds only the items after those it kept, and its text is
+    the list's, whether it grows by none, one or several items, or its owner changes."""
+    import orjson
+
+    from rebelote.server.tables import _kept_growing
+
+    built: list[tuple[int, int]] = []
+
+    def build(start: int, end: int) -> list[Any]:
+        built.append((start, end))
+        return [{"n": i, "cards": [str(i)] * (i % 3)} for i in range(start, end)]
+
+    shown: dict[str, Any] = {}
+    first, second = object(), object()
+    for of, length, builds in [(first, 0, (0, 0)), (first, 1, (0, 1)), (first, 4, (1, 4)),
+                               (first, 4, None), (first, 6, (4, 6)), (second, 2, (0, 2)),
+                               (second, 0, (0, 0)), (second, 3, (0, 3))]:
+        built.clear()
+        _kept_growing(shown, "items", of, length, build)
+        assert built == ([] if builds is None else [builds])
+        expected = [{"n": i, "cards": [str(i)] * (i % 3)} for i in range(length)]
+        assert shown["items"] == expected
+        assert orjson.loads(orjson.dumps({"items": shown["items_text"]})) == {
+            "items": expected}
+
+
 def test_a_broadcast_is_written_once_and_its_unchanged_parts_not_again(
         service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
     """The fields every listener sees alike are written once per broadcast, whatever
@@ -503,7 +568,13 @@ def test_a_broadcast_is_written_once_and_its_unchanged_parts_not_again(
         return real_fragment(value)
 
     monkeypatch.setattr(wire, "encode", encode)
+    monkeypatch.setattr(tables_module, "encode", encode)  # the growing lists' new items
     monkeypatch.setattr(tables_module, "fragment", fragment)
+
+    def tricks_written() -> list[Any]:
+        return [v for v in written if isinstance(v, list) and v and isinstance(v[0], dict)
+                and "leader" in v[0]]
+
     seats = [0, 1, 2, 3, -1]
     messages = view_messages(table, seats, service.names, 1.0)
     assert fragments == []  # nothing changed since the last sync: all kept
@@ -514,17 +585,18 @@ def test_a_broadcast_is_written_once_and_its_unchanged_parts_not_again(
     assert len(whole) == 1  # the shared part, once for five listeners
     assert sorted(len(v.get("hand", [])) for v in written if "seat" in v) == sorted(
         len(m.get("hand", [])) for m in messages)  # and each seat's own part
-    # cards until a trick ends: the finished tricks written again once per trick ended
-    # (however many messages were sent meanwhile), the last hand not
+    assert tricks_written() == []
+    # cards until a trick ends: the trick that ended written, once however many messages
+    # were sent meanwhile; the tricks before it and the last hand not again
     while len(game.view(0).tricks) == len(texts[0]["tricks"]):
         state = _state_of(service.handle("ana", {"type": "sync", "table": table_id}), "ana")
         service.handle("ana", {"type": "act", "table": table_id,
                                "action": rng.choice(state["legal"])})
     after = view_messages(table, seats, service.names, 1.0)
     if after[0]["hand_number"] == texts[0]["hand_number"]:
-        ended = len(after[0]["tricks"]) - len(texts[0]["tricks"])
-        assert fragments == [after[0]["tricks"][:len(texts[0]["tricks"]) + i + 1]
-                             for i in range(ended)]
+        assert fragments == []
+        assert tricks_written() == [after[0]["tricks"][i:i + 1] for i in range(
+            len(texts[0]["tricks"]), len(after[0]["tricks"]))]
     assert json.loads(text_of(after[0])) == after[0]
 
 

@@ -264,6 +264,26 @@ def test_views_at_the_same_point_share_what_every_seat_sees() -> None:
         assert game.view(1).tricks == a.tricks or len(game.view(1).tricks) == len(a.tricks) + 1
 
 
+def test_a_view_keeps_the_finished_tricks_an_earlier_view_built() -> None:
+    """Each finished trick is built once per hand: a view after the next trick ends
+    holds the earlier views' tricks themselves, and only the new one is made (a busy
+    server rebuilt all of them at each trick, a tenth of its young objects)."""
+    game = Game(Rules.classic(), random.Random(6), auto_deal=False)
+    hand = game.current
+    assert hand is not None
+    rng = random.Random(7)
+    before = game.view(0).tricks
+    while not hand.is_over:
+        game.apply(rng.choice(hand.legal_actions()))
+        after = game.view(3).tricks
+        assert after[:len(before)] == before
+        if not hand.is_over:  # (once over, the views carry the game's new totals)
+            assert all(x is y for x, y in zip(before, after, strict=False))
+        assert len(after) in (len(before), len(before) + 1)
+        before = after
+    assert len(before) == 8
+
+
 def test_views_are_immutable_and_compare_by_value() -> None:
     h = HandState.new(Rules.classic(), 0, random.Random(2))
     v = h.view(1)

@@ -100,8 +100,10 @@ class _Table:
         """The calls, by number of calls."""
         self.tricks_at: dict[int, tuple[Trick, ...]] = {}
         """The completed tricks, by number of them."""
-        self.trick_at: dict[int, Trick | None] = {}
-        """The trick on the table, by number of cards played."""
+        self.trick_at: tuple[int, Trick | None] = (-1, None)
+        """The trick on the table and the number of cards played it is for: the last
+        one built only (kept for every card, they lived as long as the hand, and a busy
+        server's collector walked each of them)."""
         self.belote_at: dict[int, tuple[tuple[int, str, Card], ...]] = {}
         """The belote events, by number of cards played."""
 
@@ -324,10 +326,13 @@ class SeatView:
             done = self._n_played // n
             built = t.tricks_at.get(done)
             if built is None:
+                # the tricks an earlier view saw kept, the ones after it added: a busy
+                # server's young objects were 10 % Trick, each trick rebuilding them all
+                before = t.tricks_at.get(done - 1, ()) if done else ()
                 played, leaders, winners = t.played, t.leaders, t.winners
-                built = t.tricks_at[done] = tuple(
+                built = t.tricks_at[done] = before + tuple(
                     Trick(leaders[i], tuple(played[n * i:n * i + n]), winners[i])
-                    for i in range(done))
+                    for i in range(len(before), done))
             tricks = self._tricks = built
         return tricks
 
@@ -337,15 +342,14 @@ class SeatView:
         trick = self._trick
         if trick is _UNSET:
             t, played = self._table_, self._n_played
-            if played in t.trick_at:
-                trick = t.trick_at[played]
-            else:
+            at, trick = t.trick_at
+            if at != played:
                 done = played // t.players
                 start = done * t.players
                 trick = None
                 if played > start:
                     trick = Trick(t.leaders[done], tuple(t.played[start:played]))
-                t.trick_at[played] = trick
+                t.trick_at = (played, trick)
             self._trick = trick
         return trick
 
