@@ -282,7 +282,10 @@ def test_a_game_to_its_end_and_a_rematch(server: str) -> None:
         names = replay.eval_on_selector_all(
             "#felt .name", "els => els.map(e => e.textContent.replace(' ★', ''))")
         assert len(set(names)) == 4 and "Ana" in names, names
-        assert replay.inner_text("#auction").startswith("Auction: "), replay.inner_text("#auction")
+        auction = replay.inner_text("#auction")
+        assert auction.startswith("Auction: "), auction
+        # each call as the bidding box says it: "West: take ♠", not "West take (je prends)"
+        assert "je prends" not in auction and re.search(r"\w: (pass|take [♠♥♦♣])", auction), auction
         shot(replay, "replay")
         # The statistics page under its real Content-Security-Policy (no bypass), as Ana:
         # her game counted, the ratings board filled, no script blocked.
@@ -635,6 +638,54 @@ def test_a_hint_highlights_and_explains(server: str) -> None:
         browser.close()
 
 
+@pytest.mark.parametrize("preset", ["classic", "coinche"])
+def test_an_auction_hint_names_the_call_as_its_button_and_reads_right(
+        server: str, preset: str) -> None:
+    """A hint in the auction: the call named as its button says it ("take ♠", not "take
+    (je prends)"), passing in a classic auction said as the line the expert takes from
+    (it was "pass: the contract is made in 75% of the likely deals"), the next best
+    value with its unit, the hinted call highlighted in the bidding box (its level
+    shown), and the line between the status and the bidding box."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser)
+        guest(page, server, "Ana")
+        create(page, preset)
+        for _ in range(3000):
+            if idle(page) and page.evaluate("window.room.state.phase === 'auction' && "
+                                            "window.room.state.turn === window.room.state.seat"):
+                break
+            step(page)
+            page.wait_for_timeout(40)
+        page.click("#hint")
+        page.wait_for_selector("#bidbox .hinted", timeout=60_000)
+        text = page.inner_text("#hint-text")
+        hinted = page.inner_text("#bidbox .hinted")
+        assert "je prends" not in text, text
+        if preset == "classic":
+            assert "the expert takes from 75%" in text, text
+            if text.startswith("pass"):
+                assert hinted == "pass" and "would make the contract in only" in text, text
+            else:
+                assert text.startswith(f"{hinted}: the contract is made in"), (hinted, text)
+        else:
+            assert "points expected for the hand" in text or "every bid" in text, text
+            if "next best" in text:
+                assert re.search(r"next best: .+ \([+−-]?\d+ points\)", text), text
+            if not text.startswith(("pass", "coinche")):  # a bid: its level and suit
+                level = text.split(" ")[0]
+                assert page.inner_text("#bid-value") == level, text
+                assert hinted == text.split(":")[0].split(" ")[1], (hinted, text)
+        hint_box = page.locator("#hint-text").bounding_box()
+        assert hint_box["y"] + hint_box["height"] <= page.locator("#bidbox").bounding_box()["y"]
+        assert page.locator("#status").bounding_box()["y"] < hint_box["y"]
+        shot(page, f"hint-auction-{preset}")
+        assert page.errors == []
+        browser.close()
+
+
 def assert_clear_of_the_chat(page: Any) -> None:
     """The open chat panel covers neither the hand, nor the bidding box, nor a seat."""
     chat = page.locator("#chat").bounding_box()
@@ -706,6 +757,31 @@ def test_chat_and_quick_phrases(server: str) -> None:
         page.click("#chat-log .who >> text=Ana")  # mute Ana: her lines go, Bob's stays
         speakers = page.eval_on_selector_all("#chat-log .who", "e => e.map(x => x.textContent)")
         assert speakers == ["Bob"]
+        browser.close()
+
+
+def test_picture_cards_are_written_with_the_readers_letters(server: str) -> None:
+    """With the picture deck (the default), cards written in text (bubbles, hints, the
+    summary, the replay) take the reader's letters: V/D/R in French (it was J/Q/K in
+    every language), J/Q/K in English and Spanish; the text decks keep their own."""
+    from playwright.sync_api import sync_playwright
+
+    labels = ("(async () => { const c = await import('/static/cards.js'); return "
+              "[c.label('JH', 'pictures'), c.label('QS', 'pictures'), c.label('KD', 'pictures'),"
+              " c.label('AC', 'pictures'), c.label('JH', 'international')]; })()")
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser)
+        page.add_init_script("localStorage.setItem('rebelote-lang', 'fr')")
+        guest(page, server, "Ana")
+        assert page.evaluate(labels) == ["V♥", "D♠", "R♦", "A♣", "J♥"]
+        page.select_option("#lang", "en")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        assert page.evaluate(labels) == ["J♥", "Q♠", "K♦", "A♣", "J♥"]
+        page.select_option("#lang", "es")
+        page.wait_for_function("document.documentElement.lang === 'es'")
+        assert page.evaluate(labels)[:3] == ["J♥", "Q♠", "K♦"]
+        assert page.errors == []
         browser.close()
 
 

@@ -149,8 +149,34 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
                        "{action}: {value} puntos esperados en la mano (diferencia)"),
     "web_hint_strength": ("{action}: hand strength {value}", "{action} : force de la main {value}",
                           "{action}: fuerza de la mano {value}"),
+    # Passing is best: what taking would give, and the line the expert takes from.
+    "web_hint_pass_made": ("pass: {other} would make the contract in only {value}% of the "
+                           "likely deals",
+                           "passe : {other} ne passerait que dans {value} % des donnes "
+                           "probables",
+                           "paso: {other} solo se cumpliría en el {value} % de los repartos "
+                           "probables"),
+    "web_hint_pass_strength": ("pass: for {other}, the hand has a strength of only {value}",
+                               "passe : pour {other}, la main n'a qu'une force de {value}",
+                               "paso: para {other}, la mano solo tiene una fuerza de {value}"),
+    "web_hint_pass_score": ("pass: every bid is expected to lose points (the best, {other}: "
+                            "{value})",
+                            "passe : toute enchère devrait perdre des points (la meilleure, "
+                            "{other} : {value})",
+                            "paso: toda apuesta debería perder puntos (la mejor, {other}: "
+                            "{value})"),
+    "web_hint_line_made": ("the expert takes from {line}%", "l'expert prend à partir de {line} %",
+                           "el experto toma a partir del {line} %"),
+    "web_hint_line_strength": ("the expert takes from a strength of {line}",
+                               "l'expert prend à partir d'une force de {line}",
+                               "el experto toma a partir de una fuerza de {line}"),
     "web_hint_next": ("next best: {other} ({second})", "ensuite : {other} ({second})",
                       "después: {other} ({second})"),
+    # The next best action's value, with its unit.
+    "web_hint_unit_made": ("{value}%", "{value} %", "{value} %"),
+    "web_hint_unit_points": ("{value} points", "{value} points", "{value} puntos"),
+    "web_hint_unit_score": ("{value} points", "{value} points", "{value} puntos"),
+    "web_hint_unit_strength": ("strength {value}", "force {value}", "fuerza {value}"),
     "web_record": ("download the record", "télécharger la partie", "descargar la partida"),
     "web_replay": ("replay the hands", "revoir les donnes", "ver las manos"),
     "web_sheet": ("Score sheet", "Feuille de marque", "Hoja de puntos"),
@@ -158,11 +184,15 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_team_a": ("Us", "Nous", "Nosotros"),
     "web_team_b": ("Them", "Eux", "Ellos"),
     "web_announced": ("{name}: {kind}", "{name} : {kind}", "{name}: {kind}"),
+    # A label and what follows it (French sets a space before the colon).
+    "web_label_value": ("{label}: {value}", "{label} : {value}", "{label}: {value}"),
     "web_scored_by": ("scored by {team}", "comptées pour {team}", "para {team}"),
     # -- hand summary and game end --
     "web_summary": ("Hand {n}", "Donne {n}", "Mano {n}"),
     "web_card_points": ("card points", "points de plis", "puntos de bazas"),
     "web_dix_de_der": ("dix de der", "dix de der", "dix de der"),
+    # The last trick's 10 points, counted in the card points above (not added to them).
+    "web_dix_de_der_won": ("✓ (10 included)", "✓ (dont 10)", "✓ (10 incluidos)"),
     "web_announcements": ("announcements", "annonces", "cantes"),
     "web_belote": ("belote", "belote", "belote"),
     "web_reserve": ("reserve (litige)", "réserve (litige)", "reserva (litige)"),

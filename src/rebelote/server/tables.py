@@ -1408,6 +1408,8 @@ class TableService:
                                 for i, a in enumerate(hand.calls)],
                     "taker": hand.taker if hand.taker >= 0 else None,
                     "contract": hand.contract_name() or None,
+                    # the card a classic "take" takes (said "take ♠", as at the table)
+                    "retourne": card_name(hand.retourne) if hand.retourne >= 0 else None,
                     "tricks": tricks, "outcome": score.outcome,
                     "scored": list(score.scored)})
             return base | {"hands": out}

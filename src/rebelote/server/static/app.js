@@ -2,7 +2,7 @@
 // paces what it shows: state messages are queued and the cards played between two of
 // them travel to the trick one by one, each complete trick stays readable, then is
 // gathered to its winner. The server stays the authority.
-import { loadTexts, t, reason, cardLabel, cardSpoken, valueText, has, lang, botName } from "./texts.js";
+import { loadTexts, t, reason, cardLabel, cardSpoken, valueText, has, lang, botName, textStyle } from "./texts.js";
 import { cardFace as drawCard } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -36,7 +36,7 @@ window.room = { get state() { return shown; }, get busy() { return pumping || qu
 // -- cards -------------------------------------------------------------------------
 const suitOf = (card) => card.slice(-1);
 const rankOf = (card) => card.slice(0, -1);
-const label = (card) => cardLabel(card, deck === "pictures" ? "international" : deck);
+const label = (card) => cardLabel(card, textStyle(deck));
 const spoken = (card) => cardSpoken(card, deck);  // what a screen reader says: "roi de cœur"
 /** A text shown with the cards' short labels, read aloud with their spoken names. */
 function withSpoken(visible, aloud) {
@@ -489,6 +489,13 @@ function callText(s, call) {
   return SYMBOL[call] || call;
 }
 
+/** A call as its button in the bidding box says it: "take ♠" rather than "take (je prends)". */
+function callLabel(s, call) {
+  if (call === "take" && s.retourne) return t("web_take_suit", { suit: SYMBOL[suitOf(s.retourne)] });
+  if (SUITS.includes(call) || call === "SA" || call === "TA") return t("web_take_suit", { suit: SYMBOL[call] });
+  return callText(s, call);
+}
+
 function drawContract(s) {
   const box = $("contract");
   const b = s.bid;
@@ -567,10 +574,7 @@ function drawBidbox(s, mine) {
   others.className = "calls";
   for (const c of legal) {
     if (c.match(/^(\d+|capot)(SA|TA|[SHDC])$/)) continue;
-    let text = callText(s, c);
-    if (c === "take" && s.retourne) text = t("web_take_suit", { suit: SYMBOL[suitOf(s.retourne)] });
-    else if (SUITS.includes(c) || c === "SA" || c === "TA") text = t("web_take_suit", { suit: SYMBOL[c] });
-    others.append(btn(text, c, c === "pass" ? "pass" : c === "coinche" || c === "surcoinche" ? "double" : "suit"));
+    others.append(btn(callLabel(s, c), c, c === "pass" ? "pass" : c === "coinche" || c === "surcoinche" ? "double" : "suit"));
   }
   parts.splice(1, 0, others);  // the stepper, pass and coinche on one row; the suits below
   box.replaceChildren(...parts);
@@ -653,7 +657,7 @@ function summaryRows(s, h) {
     const der = h.dix_de_der === null || h.dix_de_der === undefined ? -1 : sideOf(s, h.dix_de_der);
     const cp = h.card_points || [];
     if (cp.length === n) row(t("web_card_points"), cp.map(String));
-    row(t("web_dix_de_der"), [...Array(n).keys()].map((i) => (i === der ? "✓ (10)" : "")));  // within the card points
+    row(t("web_dix_de_der"), [...Array(n).keys()].map((i) => (i === der ? t("web_dix_de_der_won") : "")));  // within the card points
     if ((h.announcement_points || []).some(Boolean)) row(t("web_announcements"), h.announcement_points.map((x) => (x ? String(x) : "")));
     if ((h.belote_points || []).some(Boolean)) row(t("web_belote"), h.belote_points.map((x) => (x ? String(x) : "")));
     if (h.capot !== null && h.capot !== undefined) {  // instead of the card points: 252 (or 250)
@@ -692,8 +696,9 @@ function summary(s, h, timeout) {
   const anns = (h.announcements || []).filter((a) => a.cards);
   if (anns.length) {
     const p = document.createElement("p");
-    p.append(...withSpoken(anns.map((a) => `${nameOf(s, a.seat)}: ${a.kind} ${a.cards.map(label).join(" ")}`).join(" · "),
-      anns.map((a) => `${nameOf(s, a.seat)}: ${a.kind}, ${a.cards.map(spoken).join(", ")}`).join(" · ")));
+    const said = (a, cards) => t("web_announced", { name: nameOf(s, a.seat), kind: `${a.kind} ${cards}` });
+    p.append(...withSpoken(capitalized(anns.map((a) => said(a, a.cards.map(label).join(" "))).join(" · ")),
+      capitalized(anns.map((a) => said(a, a.cards.map(spoken).join(", "))).join(" · "))));
     parts.push(p);
   }
   const go = button(t("web_continue"), closeDialog);
@@ -816,16 +821,38 @@ function hintNumber(kind, value) {  // whole points or percents in the reader's 
   if (kind === "score") style.signDisplay = "exceptZero";
   return new Intl.NumberFormat(lang, style).format(value);
 }
+/** The hint in words. In a classic auction passing is valued at the line the expert
+ * takes from (a % made, or a hand strength): said as that line, not as a value of its own;
+ * in an auction game passing is worth 0, so a best pass means every bid loses. */
+function hintText(actions, kind, name, num, unit) {
+  const [best, second] = actions;
+  const pass = actions.find((a) => a.action === "pass");
+  const takes = actions.filter((a) => a.action !== "pass");
+  if ((kind === "made" || kind === "strength") && pass && takes.length) {
+    const line = t(`web_hint_line_${kind}`, { line: num(pass.value) });
+    if (best === pass) return `${t(`web_hint_pass_${kind}`, { other: name(takes[0].action), value: num(takes[0].value) })} · ${line}`;
+    const why = t(`web_hint_${kind}`, { action: name(best.action), value: num(best.value) });
+    const next = takes.find((a) => a !== best);
+    return [why, line].concat(next ? [t("web_hint_next", { other: name(next.action), second: unit(next.value) })] : []).join(" · ");
+  }
+  if (kind === "score" && best === pass && takes.length && takes[0].value < 0) {
+    return t("web_hint_pass_score", { other: name(takes[0].action), value: unit(takes[0].value) });
+  }
+  const why = t(`web_hint_${kind}`, { action: name(best.action), value: num(best.value) });
+  return second ? `${why} · ${t("web_hint_next", { other: name(second.action), second: unit(second.value) })}` : why;
+}
 function showHint(m) {
   const s = shown;
   if (!s || !m.actions.length) return;
-  const [best, second] = m.actions;
+  const best = m.actions[0];
   hintFor = { table: s.table, turnKey: turnKey(s), best: best.action };
-  const name = (a) => (a.length <= 3 && /[SHDC]$/.test(a) && !/^\d+[SHDC]$/.test(a) || /^10[SHDC]$/.test(a) ? label(a) : callText(s, a));
+  const bid = best.action.match(/^(\d+|capot)(SA|TA|[SHDC])$/);
+  if (bid) stepValue = bid[1];  // the bidding box at the hinted level: its suit highlighted
+  const name = (a) => (a.length <= 3 && /[SHDC]$/.test(a) && !/^\d+[SHDC]$/.test(a) || /^10[SHDC]$/.test(a) ? label(a) : callLabel(s, a));
   const kind = { "% made": "made", "expected points": "points", "expected score": "score", strength: "strength" }[m.measure] || "score";
   const num = (v) => hintNumber(kind, v);
-  const why = t(`web_hint_${kind}`, { action: name(best.action), value: num(best.value) });
-  $("hint-text").textContent = second ? `${why} · ${t("web_hint_next", { other: name(second.action), second: num(second.value) })}` : why;
+  const unit = (v) => t(`web_hint_unit_${kind}`, { value: num(v) });
+  $("hint-text").textContent = hintText(m.actions, kind, name, num, unit);
   drawBidbox(s, s.phase === "auction" && s.turn === s.seat);
   drawHand(s, s.phase === "play" && s.turn === s.seat);
 }

@@ -1,12 +1,12 @@
 // Drawing a card, in the chosen deck style: a picture (svg-cards, LGPL, static/cards) or
 // the deck's own letters and suits (rebelote.decks, through the text catalog).
-import { cardLabel, cardSpoken } from "./texts.js";
+import { cardLabel, cardSpoken, textStyle } from "./texts.js";
 
 const PICTURE = { S: "spade", H: "heart", D: "diamond", C: "club" };
 const PICTURE_RANK = { A: "1", J: "jack", Q: "queen", K: "king" };
 export const suitOf = (card) => card.slice(-1);
 export const rankOf = (card) => card.slice(0, -1);
-export const label = (card, deck) => cardLabel(card, deck === "pictures" ? "international" : deck);
+export const label = (card, deck) => cardLabel(card, textStyle(deck));
 /** What a screen reader says for a card: its name in words ("roi de cœur"). */
 export const spoken = (card, deck) => cardSpoken(card, deck);
 

@@ -21,9 +21,12 @@ function place(n, seat) {  // seat 0 at the bottom, the play turning the table's
 const isBot = (seat) => (data.seats[seat] || "").startsWith("bot:");
 const nameOf = (seat) => (isBot(seat) ? t(place(data.hands[handNo].cards.length, seat)) : data.seats[seat] || "—");
 
-function callText(call) {
+/** A call as the table's bidding box says it ("take ♠", not "take (je prends)"). */
+function callText(call, hand) {
   if (call === "pass") return t("pass");
+  if (call === "take" && hand.retourne) return t("web_take_suit", { suit: SYMBOL[hand.retourne.slice(-1)] });
   if (call === "take") return t("take");
+  if (["S", "H", "D", "C", "SA", "TA"].includes(call)) return t("web_take_suit", { suit: SYMBOL[call] });
   if (call === "coinche") return data.scoring === "acorralada" ? t("web_contra") : t("coinche");
   if (call === "surcoinche") return data.scoring === "acorralada" ? t("web_recontra") : t("surcoinche");
   const m = call.match(/^(\d+|capot)(SA|TA|[SHDC])$/);
@@ -76,17 +79,30 @@ function render() {
   }) : []));
   $("contract").textContent = hand.contract ? contractText(hand) : t("web_void");
   $("auction").textContent = (hand.auction || []).length
-    ? `${t("auction")}: ` + hand.auction.map((c) => `${nameOf(c.seat)} ${callText(c.call)}`).join(" · ") : "";
+    ? t("web_label_value", { label: t("auction"), value: hand.auction.map((c) => t("web_announced", { name: nameOf(c.seat), kind: callText(c.call, hand) })).join(" · ") }) : "";
   $("played").replaceChildren(...shown.map((tr, i) => {
     const li = document.createElement("li");
-    const seen = Object.assign(document.createElement("span"), { textContent: `${t("web_trick_n", { n: i + 1 })}: ${tr.cards.map((c) => label(c, deck)).join(" ")} → ${nameOf(tr.winner)}` });
+    const seen = Object.assign(document.createElement("span"), { textContent: t("web_label_value", { label: t("web_trick_n", { n: i + 1 }), value: `${tr.cards.map((c) => label(c, deck)).join(" ")} → ${nameOf(tr.winner)}` }) });
     seen.setAttribute("aria-hidden", "true");  // read aloud with the cards' spoken names
     li.append(seen, Object.assign(document.createElement("span"), { className: "sr-only",
-      textContent: `${t("web_trick_n", { n: i + 1 })}: ${tr.cards.map((c) => spoken(c, deck)).join(", ")} → ${nameOf(tr.winner)}` }));
+      textContent: t("web_label_value", { label: t("web_trick_n", { n: i + 1 }), value: `${tr.cards.map((c) => spoken(c, deck)).join(", ")} → ${nameOf(tr.winner)}` }) }));
     return li;
   }));
   $("result").textContent = step === hand.tricks.length ?
-    `${t(`web_${hand.outcome}`)}: ${hand.scored.join(" – ")}` : "";
+    capitalized(t("web_label_value", { label: t(`web_${hand.outcome}`), value: scoredText(hand) })) : "";
+}
+
+const capitalized = (text) => text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
+
+/** What each side scored, by name: "Ana & North 121 – 41 East & West" (four players, two
+ * sides), else each player's own: "Ana 50 · East 30 · West 82" (the bare "121 – 41" named
+ * nobody). */
+function scoredText(hand) {
+  const n = hand.cards.length;
+  const sc = hand.scored;
+  if (n === 4 && sc.length === 2) return `${nameOf(0)} & ${nameOf(2)} ${sc[0]} – ${sc[1]} ${nameOf(1)} & ${nameOf(3)}`;
+  if (sc.length === n) return sc.map((x, seat) => `${nameOf(seat)} ${x}`).join(" · ");
+  return sc.join(" – ");
 }
 
 async function load() {

@@ -34,9 +34,13 @@ export const reason = (error) => (error.rule && catalog.reasons[error.rule]) || 
 /** A card's short label in a deck style (rebelote.decks), e.g. R♥, K♥, R🏆. */
 export const cardLabel = (card, style) => (catalog.decks[style] || catalog.decks.international || {})[card] || card;
 
+/** The letters a deck's cards are written with in text (the picture cards: the reader's,
+ * V/D/R in French, J/Q/K otherwise; a French player read "J♥" in the bubbles and the summary). */
+export const textStyle = (deck) => (deck === "pictures" ? (lang === "fr" ? "french" : "international") : deck);
+
 /** A card's spoken name in a deck (rebelote.i18n), for ARIA labels: "roi de cœur". */
 export const cardSpoken = (card, deck) => ((catalog.spoken || {})[deck] || {})[card] ||
-  cardLabel(card, deck === "pictures" ? "international" : deck);
+  cardLabel(card, textStyle(deck));
 
 /** A rule option's value in words. */
 export function valueText(value) {
