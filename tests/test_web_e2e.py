@@ -193,6 +193,14 @@ def test_a_coinche_hand_through_the_bidding_box(server: str, size: str) -> None:
                     assert value.isdigit() and 90 <= int(value) <= 160
             state = page.evaluate("window.room.state && window.room.state.phase")
             if state == "play" and idle(page):
+                for side in ("west", "east"):  # a side's card clear of its seat's tag
+                    played = page.query_selector(f"#trick .at-{side}")
+                    if played:
+                        card, tag = played.bounding_box(), page.locator(f"#seat-{side}") \
+                            .bounding_box()
+                        assert card and tag and (
+                            card["y"] >= tag["y"] + tag["height"] or card["x"] >= tag["x"]
+                            + tag["width"] or card["x"] + card["width"] <= tag["x"]), side
                 text = page.inner_text("#contract")
                 assert "Contract" in text and any(ch.isdigit() for ch in text), text
                 contract_seen = True
