@@ -800,6 +800,61 @@ def test_picture_cards_are_written_with_the_readers_letters(server: str) -> None
         browser.close()
 
 
+def test_the_lobby_on_a_phone_has_finger_sized_controls_and_says_the_target(
+        server: str) -> None:
+    """At 390x844 every control of the lobby a finger taps is at least 32 px high (its
+    selects were 19 px, its checkboxes 13); the target's first choice says the chosen
+    rules' target ("as in the rules (2000)" for coinche; it was "the rules'")."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser, PHONE, is_mobile=True, has_touch=True)
+        guest(page, server, "Ana")
+        assert page.inner_text("#target option:first-child") == "as in the rules (1000)"
+        page.select_option("#preset", "coinche")
+        assert page.inner_text("#target option:first-child") == "as in the rules (2000)"
+        page.click("#more-rules summary")
+        heights = page.eval_on_selector_all(
+            "#lobby select, #lobby input:not([type=checkbox]), #lobby button, "
+            "#lobby label:has(> input[type=checkbox])",
+            "e => e.filter(x => x.offsetParent).map(x => [x.id || x.dataset.option || "
+            "x.textContent.trim().slice(0, 20), x.getBoundingClientRect().height])")
+        assert len(heights) > 20
+        small = [(name, h) for name, h in heights if h < 32]
+        assert small == [], small
+        assert page.errors == []
+        browser.close()
+
+
+def test_the_statistics_page_says_why_a_table_is_empty(server: str) -> None:
+    """The statistics page without figures to show: a visitor is told to sign in (an
+    empty "you" table was shown), a new guest that no game is finished yet, an empty
+    board that nobody is rated yet; the rating is explained in words (it said "mu − 3
+    sigma")."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser)
+        page.goto(server + "/stats")
+        page.wait_for_selector("#mine-note:not([hidden])")
+        assert page.inner_text("#mine-note").startswith("Sign in from the lobby")
+        assert page.is_hidden("#mine")
+        page.wait_for_selector("#board-note:not([hidden])")
+        assert page.inner_text("#board-note") == ("Nobody is rated yet: ratings come with "
+                                                  "finished games.")
+        assert page.is_hidden("#board")
+        assert "three times its uncertainty" in page.inner_text("body")
+        guest(page, server, "Ana")
+        page.goto(server + "/stats")
+        page.wait_for_function("document.getElementById('mine-note').textContent"
+                               ".startsWith('No game finished yet')")
+        assert page.is_hidden("#mine")
+        assert page.errors == []
+        browser.close()
+
+
 def test_static_files_favicon_and_a_new_visitor_without_console_errors(server: str) -> None:
     from playwright.sync_api import sync_playwright
 

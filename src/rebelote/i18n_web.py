@@ -23,7 +23,8 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_bots": ("Bots", "Robots", "Bots"),
     "web_timer": ("Turn timer", "Minuteur", "Temporizador"),
     "web_no_timer": ("none", "aucun", "ninguno"),
-    "web_rules_target": ("the rules'", "celui des règles", "el de las reglas"),
+    "web_rules_target": ("as in the rules ({n})", "celui des règles ({n})",
+                         "el de las reglas ({n})"),
     "web_private": ("private (invite link)", "privée (lien d'invitation)",
                     "privada (enlace de invitación)"),
     "web_wait": ("wait for friends before bots", "attendre des amis avant les robots",
@@ -268,6 +269,31 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
                     "puntos de bazas de media"),
     "web_rating": ("rating", "classement", "clasificación"),
     "web_ratings": ("Ratings", "Classement", "Clasificación"),
+    # The statistics page.
+    "web_stats_you": ("You", "Vous", "Usted"),
+    "web_stats_signin": ("Sign in from the lobby (a nickname is enough) to see your own "
+                         "figures.",
+                         "Entrez dans le salon (un pseudo suffit) pour voir vos propres "
+                         "chiffres.",
+                         "Entre en el salón (basta un apodo) para ver sus propias cifras."),
+    "web_stats_no_games": ("No game finished yet: your figures come with your first.",
+                           "Aucune partie terminée : vos chiffres viendront avec la première.",
+                           "Ninguna partida terminada: sus cifras llegarán con la primera."),
+    "web_ratings_none": ("Nobody is rated yet: ratings come with finished games.",
+                         "Personne n'est encore classé : le classement vient avec les parties "
+                         "terminées.",
+                         "Nadie tiene clasificación todavía: llega con las partidas terminadas."),
+    "web_rating_note": ("The rating is a cautious estimate of skill from the finished games: "
+                        "the estimated skill (mu) less three times its uncertainty (sigma) "
+                        "(openskill, Plackett–Luce).",
+                        "Le classement est une estimation prudente du niveau d'après les "
+                        "parties terminées : le niveau estimé (mu) moins trois fois son "
+                        "incertitude (sigma) (openskill, Plackett–Luce).",
+                        "La clasificación es una estimación prudente del nivel según las "
+                        "partidas terminadas: el nivel estimado (mu) menos tres veces su "
+                        "incertidumbre (sigma) (openskill, Plackett–Luce)."),
+    "web_mu": ("skill (mu)", "niveau (mu)", "nivel (mu)"),
+    "web_sigma": ("uncertainty (sigma)", "incertitude (sigma)", "incertidumbre (sigma)"),
     "web_player": ("player", "joueur", "jugador"),
     # -- the score calculator page --
     "calc_title": ("Score calculator", "Calculette de points", "Calculadora de puntos"),
@@ -369,7 +395,8 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "opt_rounding": ("rounding", "arrondi", "redondeo"),
     "opt_acorralada_failed": ("acorralada: a failed contract", "acorralada : contrat chuté",
                               "acorralada: contrato fallado"),
-    "opt_hands_limit": ("hands limit", "nombre de donnes", "número de manos"),
+    "opt_hands_limit": ("hands limit (0: none)", "nombre de donnes (0 : sans limite)",
+                        "número de manos (0: sin límite)"),
     "opt_both_over": ("both over the target", "les deux au-delà de l'objectif",
                       "ambos superan el objetivo"),
     # -- rule option values --

@@ -995,6 +995,7 @@ async function loadRuleOptions() {
 function showPresetRules() {
   if (!ruleCatalog) return;
   const preset = ruleCatalog.presets[$("preset").value] || {};
+  $("target").options[0].textContent = t("web_rules_target", { n: preset.target ?? "" });  // was "the rules'"
   for (const input of document.querySelectorAll("[data-option]")) {
     const o = ruleCatalog.options.find((x) => x.name === input.dataset.option);
     const value = preset[o.name];

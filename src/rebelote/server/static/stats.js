@@ -6,10 +6,21 @@ const row = (cells) => {
   return tr;
 };
 const name = (p) => (p.startsWith("bot:") ? botName(p.slice(4)) : p);
+/** A line in place of an empty table (`text` empty: the table shown). */
+function instead(noteId, tableId, text) {
+  const note = document.getElementById(noteId);
+  note.textContent = text;
+  note.hidden = !text;
+  document.getElementById(tableId).hidden = Boolean(text);
+}
 async function show() {
-  const me = await fetch("/api/stats");
-  if (me.ok) {
+  // who is asking first (always answered: a visitor's page logs no failed request)
+  const { player } = await (await fetch("/api/session")).json();
+  instead("mine-note", "mine", player ? "" : t("web_stats_signin"));
+  const me = player ? await fetch("/api/stats") : null;
+  if (me && me.ok) {
     const s = await me.json();
+    instead("mine-note", "mine", s.games ? "" : t("web_stats_no_games"));
     document.querySelector("#mine tbody").replaceChildren(
       row([t("web_games"), s.games]), row([t("web_wins"), s.wins]),
       row([t("web_wins") + " %", s.win_rate === null ? "—" : Math.round(s.win_rate * 100) + " %"]),
@@ -19,6 +30,7 @@ async function show() {
       row([t("web_rating"), s.rating ? s.rating.ordinal : "—"]));
   }
   const board = await (await fetch("/api/ratings")).json();
+  instead("board-note", "board", board.length ? "" : t("web_ratings_none"));
   document.querySelector("#board tbody").replaceChildren(
     ...board.map((r) => row([name(r.player), r.ordinal, r.mu, r.sigma])));
 }
