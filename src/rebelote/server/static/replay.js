@@ -79,7 +79,7 @@ function render() {
   }) : []));
   $("contract").textContent = hand.contract ? contractText(hand) : t("web_void");
   $("auction").textContent = (hand.auction || []).length
-    ? t("web_label_value", { label: t("auction"), value: hand.auction.map((c) => t("web_announced", { name: nameOf(c.seat), kind: callText(c.call, hand) })).join(" · ") }) : "";
+    ? t("web_label_value", { label: t("auction"), value: hand.auction.map((c) => t("web_label_value", { label: nameOf(c.seat), value: callText(c.call, hand) })).join(" · ") }) : "";
   $("played").replaceChildren(...shown.map((tr, i) => {
     const li = document.createElement("li");
     const seen = Object.assign(document.createElement("span"), { textContent: t("web_label_value", { label: t("web_trick_n", { n: i + 1 }), value: `${tr.cards.map((c) => label(c, deck)).join(" ")} → ${nameOf(tr.winner)}` }) });
