@@ -827,6 +827,33 @@ def test_the_lobby_on_a_phone_has_finger_sized_controls_and_says_the_target(
         browser.close()
 
 
+def test_the_table_on_a_phone_has_finger_sized_tools_and_a_row_that_says_it_scrolls(
+        server: str) -> None:
+    """At 390x844 the table's tool buttons and the chat's quick phrases are at least 32 px
+    high (they were 22 and 20); the phrases' row, wider than the screen, fades out at its
+    end (it was cut mid-word with no sign that it scrolls)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser, PHONE, is_mobile=True, has_touch=True)
+        guest(page, server, "Ana")
+        create(page, "coinche")
+        page.wait_for_function(HAND_SHOWN)
+        page.click("#chat-toggle")
+        page.wait_for_selector("#phrases button")
+        heights = page.eval_on_selector_all(
+            "#bar .tools button, #phrases button",
+            "e => e.filter(x => x.offsetParent).map(x => x.getBoundingClientRect().height)")
+        assert len(heights) >= 8 and min(heights) >= 32, heights
+        row = page.evaluate("(e => [e.scrollWidth > e.clientWidth, getComputedStyle(e)"
+                            ".maskImage || getComputedStyle(e).webkitMaskImage])"
+                            "(document.getElementById('phrases'))")
+        assert row[0] and "gradient" in row[1], row
+        assert page.errors == []
+        browser.close()
+
+
 def test_the_statistics_page_says_why_a_table_is_empty(server: str) -> None:
     """The statistics page without figures to show: a visitor is told to sign in (an
     empty "you" table was shown), a new guest that no game is finished yet, an empty
