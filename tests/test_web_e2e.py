@@ -951,6 +951,42 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
 
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_new_visitor_with_an_invite_link_is_told_and_taken_to_the_table(
+        server: str, size: str) -> None:
+    """Someone new who opens an invite link is told he is invited (the sign-in said only
+    what the platform is), and once he has a nickname he is at the table, choosing his
+    seat; a visitor without a link is told nothing of the kind."""
+    from playwright.sync_api import sync_playwright
+
+    viewport = DESKTOP if size == "desktop" else PHONE
+    with sync_playwright() as p:
+        browser = launch(p)
+        ana = new_page(browser)
+        guest(ana, server, "Ana")
+        create(ana, "classic", wait=True, private=True)
+        ana.wait_for_selector("#invite:not([hidden])")
+        link = ana.input_value("#invite-link")
+        plain = new_page(browser, viewport)
+        plain.goto(server)
+        plain.wait_for_selector("#signin:not([hidden])")
+        assert plain.is_hidden("#signin-invite")
+        eve = new_page(browser, viewport)
+        eve.goto(link)
+        eve.wait_for_selector("#signin:not([hidden])")
+        assert eve.is_visible("#signin-invite")
+        assert eve.inner_text("#signin-invite") == ("You are invited to a table: choose a "
+                                                    "nickname to join it.")
+        shot(eve, f"{size}-invited-signin")
+        eve.fill("#nickname", "Eve")
+        eve.click("#guest")
+        eve.wait_for_selector("#table:not([hidden])")
+        eve.wait_for_selector("#seat-north .sit")
+        assert eve.is_hidden("#lobby")
+        assert ana.errors == [] and eve.errors == [] and plain.errors == []
+        browser.close()
+
+
 def test_a_friend_joins_by_invite_link(server: str) -> None:
     """An invite link shows the table first: each friend sits where he chooses (his
     partner opposite), the last seat is taken at once; then the game starts."""

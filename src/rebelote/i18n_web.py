@@ -271,6 +271,9 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_ratings": ("Ratings", "Classement", "Clasificación"),
     # The statistics page.
     "web_stats_you": ("You", "Vous", "Usted"),
+    "web_invited": ("You are invited to a table: choose a nickname to join it.",
+                    "Vous êtes invité à une table : choisissez un pseudo pour la rejoindre.",
+                    "Le han invitado a una mesa: elija un apodo para unirse."),
     "web_stats_signin": ("Sign in from the lobby (a nickname is enough) to see your own "
                          "figures.",
                          "Entrez dans le salon (un pseudo suffit) pour voir vos propres "

@@ -1080,7 +1080,11 @@ $("guest").onclick = async () => {
 async function start() {
   const res = await fetch("/api/session");
   me = res.ok ? await res.json() : { player: null };
-  if (!me.player) { $("signin").hidden = false; return; }
+  if (!me.player) {  // an invite link's new visitor is told why he is here
+    $("signin-invite").hidden = !(tableId && invite);
+    $("signin").hidden = false;
+    return;
+  }
   $("who").textContent = me.nickname;
   $("signin").hidden = true;
   if (!tableId) $("lobby").hidden = false;
