@@ -998,6 +998,11 @@ def test_a_friend_joins_by_invite_link(server: str) -> None:
         guest(ana, server, "Ana")
         create(ana, "classic", wait=True, private=True)
         ana.wait_for_selector("#invite:not([hidden])")
+        # waiting, said once (in the middle; the status line said it again), and nothing
+        # played to look back on: no last trick, no record or replay links
+        assert ana.inner_text("#status") == ""
+        assert ana.is_visible("#waiting") and ana.is_hidden("#last-trick")
+        assert ana.is_hidden("#table .links")
         link = ana.input_value("#invite-link")
         bruno = new_page(browser)  # another browser: another guest
         guest(bruno, server, "Bruno")
@@ -1024,6 +1029,7 @@ def test_a_friend_joins_by_invite_link(server: str) -> None:
         dan.goto(link)
         dan.wait_for_function("window.room.state && window.room.state.seat === 1")
         assert dan.query_selector_all(".seat .sit") == []
+        ana.wait_for_selector("#last-trick:not([hidden])")  # the game on: there again
         ana.wait_for_function(HAND_SHOWN)
         bruno.wait_for_function(HAND_SHOWN)
         assert set(hand_of(ana)) != set(hand_of(bruno))

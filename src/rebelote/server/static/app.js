@@ -458,10 +458,12 @@ function drawTable(s, { animating = false, noTrick = false, replaying = false })
   // the contract panel and the score
   drawContract(s);
   drawScore(s);
+  $("last-trick").hidden = waiting;  // nothing played yet: no last trick, record or replay
+  document.querySelector("#table .links").hidden = waiting;
   $("hint").hidden = !s.hints || waiting || s.seat < 0 || (s.winner !== null && s.winner !== undefined);  // nothing to decide after the game
   // status
-  let status = "";
-  if (waiting) status = t("web_waiting");
+  let status = "";  // a waiting table says so once, in its middle (it said it twice)
+  if (waiting) status = "";
   else if (s.seat < 0) status = t("web_spectating");
   else if (decide) status = s.phase === "auction" ? t("web_your_turn_speak") : t("web_your_turn");
   else if (!over && s.phase !== "over" && s.turn !== undefined && !animating && !replaying)
