@@ -277,6 +277,39 @@ def test_a_dropped_player_keeps_the_seat_while_a_bot_plays(tmp_path: Path) -> No
     assert t.seat_of("bruno") is None and t.seats[2] == {"bot": "heuristic"}
 
 
+def test_two_players_away_the_first_back_waits_for_the_other_from_then(
+        tmp_path: Path) -> None:
+    """Both humans away: nobody waits, nothing moves. The first to come back waits for
+    the other from that moment: the other's stand-in and the loss of his seat count from
+    then, not from when he left (his seat went to a bot at the first tick). A restart
+    keeps the new clock."""
+    from rebelote.server.tables import GRACE_S, STAND_IN_AFTER_S
+
+    clock = Clock()
+    service, table = _two_humans(tmp_path, clock)
+    t = service.tables[table]
+    service.disconnected("bruno")
+    clock.now += 5
+    service.disconnected("ana")
+    clock.now += GRACE_S * 3  # both away long past the grace: nobody was waiting
+    service.tick()
+    assert t.seat_of("bruno") == 2 and t.seat_of("ana") == 0
+    back = clock.now
+    service.reconnected("ana")
+    assert t.absent_since == {2: back}
+    service.tick()
+    assert t.seat_of("bruno") == 2 and 2 not in t.stand_ins  # not given away at once
+    restarted = TableService(Store(f"sqlite:///{tmp_path / 'presence.sqlite'}"), seed=4,
+                             clock=clock)
+    assert abs(restarted.tables[table].absent_since[2] - back) < 1  # (wall-clock, stored)
+    clock.now += STAND_IN_AFTER_S + 1
+    service.tick()
+    assert 2 in t.stand_ins and t.seat_of("bruno") == 2  # a stand-in, his seat kept
+    clock.now = back + GRACE_S + 1
+    service.tick()
+    assert t.seat_of("bruno") is None  # the grace, counted from Ana's return
+
+
 def test_the_turn_timer_plays_for_a_slow_player(tmp_path: Path) -> None:
     clock = Clock()
     service, table = _two_humans(tmp_path, clock, timer=30)

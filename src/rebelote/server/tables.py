@@ -1278,16 +1278,24 @@ class TableService:
                 self._store_absence(table, seat, table.absent_since[seat])
 
     def reconnected(self, player: str) -> None:
-        """``player`` is back: his seats are his again."""
+        """``player`` is back: his seats are his again. Another player away whom nobody
+        was there to wait for has his absence counted from now: the time nobody waited
+        for him does not count against him (the first back found the other's clock run
+        from when he left, and his seat went to a bot at the next tick)."""
         for table in self.tables.values():
             if not table.absent_since:  # nobody away there (most tables): no seat to give
                 continue
             seat = table.seat_of(player)
             if seat is not None and seat in table.absent_since:
+                unwaited = [other for other in table.absent_since
+                            if other != seat and not self.waited_on(table, other)]
                 table.stand_ins.pop(seat, None)
                 del table.absent_since[seat]
-                table.turn_since = self.clock()
+                now = table.turn_since = self.clock()
                 self._store_absence(table, seat, None)
+                for other in unwaited:
+                    table.absent_since[other] = now
+                    self._store_absence(table, other, now)
 
     @staticmethod
     def waited_on(table: Table, seat: int) -> bool:
