@@ -69,3 +69,17 @@ def test_sessions_asked_together_are_read_in_one_query(tmp_path: Path) -> None:
     assert found[600:] == ["p3", None]
     reads = [q for q in queries if "FROM sessions" in q]
     assert len(reads) == 2, reads  # 601 tokens: 500 a query
+
+
+def test_sqlite_path_names_the_file_of_an_sqlite_url_only() -> None:
+    """One reading of an SQLite URL's file for the store's checks, its log size and its
+    description: a file for ``sqlite:///PATH``, none in memory or for other databases."""
+    from rebelote.server.store import describe, sqlite_path
+
+    assert sqlite_path("sqlite:////tmp/x/db.sqlite") == "/tmp/x/db.sqlite"
+    assert sqlite_path("sqlite:///db.sqlite") == "db.sqlite"
+    assert sqlite_path("sqlite:///") is None and sqlite_path("sqlite://") is None
+    assert sqlite_path("postgresql://u:p@host/db") is None
+    assert describe("sqlite:///") == "(in memory)"
+    assert describe("sqlite:////tmp/x/db.sqlite") == "/tmp/x/db.sqlite"
+    assert describe("postgresql://u:secret@host/db") == "postgresql://u:***@host/db"

@@ -280,9 +280,9 @@ def test_a_dropped_player_keeps_the_seat_while_a_bot_plays(tmp_path: Path) -> No
 def test_two_players_away_the_first_back_waits_for_the_other_from_then(
         tmp_path: Path) -> None:
     """Both humans away: nobody waits, nothing moves. The first to come back waits for
-    the other from that moment: the other's stand-in and the loss of his seat count from
-    then, not from when he left (his seat went to a bot at the first tick). A restart
-    keeps the new clock."""
+    the other as if from then, with the 5 s that she did wait for him before she left:
+    his stand-in and the loss of his seat count so, not from when he left (his seat went
+    to a bot at the first tick). A restart keeps the new clock."""
     from rebelote.server.tables import GRACE_S, STAND_IN_AFTER_S
 
     clock = Clock()
@@ -296,16 +296,19 @@ def test_two_players_away_the_first_back_waits_for_the_other_from_then(
     assert t.seat_of("bruno") == 2 and t.seat_of("ana") == 0
     back = clock.now
     service.reconnected("ana")
-    assert t.absent_since == {2: back}
+    assert t.absent_since == {2: back - 5}
     service.tick()
     assert t.seat_of("bruno") == 2 and 2 not in t.stand_ins  # not given away at once
     restarted = TableService(Store(f"sqlite:///{tmp_path / 'presence.sqlite'}"), seed=4,
                              clock=clock)
-    assert abs(restarted.tables[table].absent_since[2] - back) < 1  # (wall-clock, stored)
-    clock.now += STAND_IN_AFTER_S + 1
+    assert abs(restarted.tables[table].absent_since[2] - (back - 5)) < 1  # (stored)
+    clock.now += STAND_IN_AFTER_S - 5 + 1
     service.tick()
     assert 2 in t.stand_ins and t.seat_of("bruno") == 2  # a stand-in, his seat kept
-    clock.now = back + GRACE_S + 1
+    clock.now = back - 5 + GRACE_S - 1
+    service.tick()
+    assert t.seat_of("bruno") == 2
+    clock.now = back - 5 + GRACE_S + 1
     service.tick()
     assert t.seat_of("bruno") is None  # the grace, counted from Ana's return
 

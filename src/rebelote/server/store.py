@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import (
     Connection,
@@ -136,11 +136,22 @@ class StoreError(RuntimeError):
     """The database cannot be used; the message is one sentence naming it."""
 
 
+SQLITE_FILE_PREFIX: Final = "sqlite:///"
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file of an SQLite database URL (``sqlite:///PATH``); None for any other
+    database, and for SQLite in memory (``sqlite://``, ``sqlite:///``)."""
+    if url.startswith(SQLITE_FILE_PREFIX) and len(url) > len(SQLITE_FILE_PREFIX):
+        return url[len(SQLITE_FILE_PREFIX):]
+    return None
+
+
 def describe(url: str) -> str:
     """The database as a person knows it: a SQLite file's path, else the URL without
     its password."""
-    if url.startswith("sqlite:///"):
-        return url[len("sqlite:///"):] or "(in memory)"
+    if url.startswith(SQLITE_FILE_PREFIX):
+        return sqlite_path(url) or "(in memory)"
     from sqlalchemy.engine import make_url
 
     return make_url(url).render_as_string(hide_password=True)
@@ -198,8 +209,9 @@ class Store:
     def __init__(self, url: str, migrate: bool = True) -> None:
         self.url = url
         try:
-            if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
-                path = Path(url[len("sqlite:///"):])
+            file = sqlite_path(url)
+            if file is not None:
+                path = Path(file)
                 if not path.parent.is_dir():
                     raise OSError(f"the folder {path.parent} does not exist")
                 if path.exists() and not os.access(path, os.R_OK | os.W_OK):
@@ -253,7 +265,7 @@ class Store:
     @property
     def _sqlite_file(self) -> bool:
         """Whether the database is an SQLite file (it has a write-ahead log)."""
-        return self.url.startswith("sqlite:///") and len(self.url) > len("sqlite:///")
+        return sqlite_path(self.url) is not None
 
     def copy_log(self) -> None:
         """Copy the pages of the write-ahead log into the SQLite file while writes go on
@@ -285,7 +297,7 @@ class Store:
         with self.engine.connect() as connection:
             connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             try:
-                size = os.path.getsize(self.url[len("sqlite:///"):] + "-wal")
+                size = os.path.getsize(f"{sqlite_path(self.url)}-wal")
             except OSError:
                 return
             if size > WAL_STUCK_BYTES:

@@ -1279,23 +1279,27 @@ class TableService:
 
     def reconnected(self, player: str) -> None:
         """``player`` is back: his seats are his again. Another player away whom nobody
-        was there to wait for has his absence counted from now: the time nobody waited
-        for him does not count against him (the first back found the other's clock run
-        from when he left, and his seat went to a bot at the next tick)."""
+        was there to wait for keeps only the time someone did wait for him (until the
+        last of the others left): the rest does not count against him (the first back
+        found the other's clock run from when he left, and his seat went to a bot at
+        the next tick)."""
         for table in self.tables.values():
             if not table.absent_since:  # nobody away there (most tables): no seat to give
                 continue
             seat = table.seat_of(player)
             if seat is not None and seat in table.absent_since:
-                unwaited = [other for other in table.absent_since
-                            if other != seat and not self.waited_on(table, other)]
+                now = table.turn_since = self.clock()
+                kept: dict[int, float] = {}
+                for other, since in table.absent_since.items():
+                    if other != seat and not self.waited_on(table, other):
+                        last_left = max(t for s, t in table.absent_since.items() if s != other)
+                        kept[other] = now - max(0.0, last_left - since)
                 table.stand_ins.pop(seat, None)
                 del table.absent_since[seat]
-                now = table.turn_since = self.clock()
                 self._store_absence(table, seat, None)
-                for other in unwaited:
-                    table.absent_since[other] = now
-                    self._store_absence(table, other, now)
+                for other, since in kept.items():
+                    table.absent_since[other] = since
+                    self._store_absence(table, other, since)
 
     @staticmethod
     def waited_on(table: Table, seat: int) -> bool:
