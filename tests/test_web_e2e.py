@@ -689,7 +689,7 @@ def test_an_auction_hint_names_the_call_as_its_button_and_reads_right(
             assert "points expected for the hand" in text or "every bid" in text, text
             if "next best" in text:
                 assert re.search(r"next best: .+ \([+−-]?\d+ points\)", text), text
-            if not text.startswith(("pass", "coinche")):  # a bid: its level and suit
+            if not text.startswith(("pass", "coinche", "surcoinche")):  # a bid: level, suit
                 level = text.split(" ")[0]
                 assert page.inner_text("#bid-value") == level, text
                 assert hinted == text.split(":")[0].split(" ")[1], (hinted, text)
