@@ -82,10 +82,10 @@ function render() {
     ? t("web_label_value", { label: t("auction"), value: hand.auction.map((c) => t("web_label_value", { label: nameOf(c.seat), value: callText(c.call, hand) })).join(" · ") }) : "";
   $("played").replaceChildren(...shown.map((tr, i) => {
     const li = document.createElement("li");
-    const seen = Object.assign(document.createElement("span"), { textContent: t("web_label_value", { label: t("web_trick_n", { n: i + 1 }), value: `${tr.cards.map((c) => label(c, deck)).join(" ")} → ${nameOf(tr.winner)}` }) });
+    const seen = Object.assign(document.createElement("span"), { textContent: capitalized(t("web_label_value", { label: t("web_trick_n", { n: i + 1 }), value: `${tr.cards.map((c) => label(c, deck)).join(" ")} → ${nameOf(tr.winner)}` })) });
     seen.setAttribute("aria-hidden", "true");  // read aloud with the cards' spoken names
     li.append(seen, Object.assign(document.createElement("span"), { className: "sr-only",
-      textContent: t("web_label_value", { label: t("web_trick_n", { n: i + 1 }), value: `${tr.cards.map((c) => spoken(c, deck)).join(", ")} → ${nameOf(tr.winner)}` }) }));
+      textContent: capitalized(t("web_label_value", { label: t("web_trick_n", { n: i + 1 }), value: `${tr.cards.map((c) => spoken(c, deck)).join(", ")} → ${nameOf(tr.winner)}` })) }));
     return li;
   }));
   $("result").textContent = step === hand.tricks.length ?
