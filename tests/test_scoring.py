@@ -14,6 +14,8 @@ from rebelote.scoring import (
     LITIGE,
     MADE,
     ScoreError,
+    Term,
+    auction_terms,
     contract_need,
     game_winner,
     round_score,
@@ -270,3 +272,61 @@ def test_three_players_need_more_than_both_defenders() -> None:
     assert made.outcome == FAILED
     assert score_three(rules, 1, [30, 70, 42], [0, 20, 0], None).outcome == MADE
     assert three_need(rules, 1, (30, 90, 42)) == (90, 73)
+
+
+def _checked(term: Term) -> int:
+    """A term's value from its parts, checking every level on the way."""
+    if term.name == "sum":
+        assert all(p.value for p in term.parts)  # no zero written down
+        value = sum(_checked(p) for p in term.parts)
+    elif term.name == "times":
+        part, multiplier = term.parts
+        assert multiplier.name == "multiplier" and multiplier.value in (2, 3, 4, 6, 8)
+        value = _checked(part) * multiplier.value
+    else:
+        assert term.name in ("card_points", "capot", "announcements", "belote", "bid",
+                             "chute", "reserve") and not term.parts
+        value = term.value
+    assert value == term.value
+    return value
+
+
+def test_an_auction_score_is_its_terms_as_a_pad_writes_them() -> None:
+    """The auction games' scores are computed as terms (what the summary shows): each
+    term adds up or multiplies out to its value and the sides' terms give the score,
+    for every auction preset and many outcomes; a coinched 110 made with 102 card points
+    and the belote reads (chute 160 + bid 110) × 2 + belote 20 = 560."""
+    import random
+
+    from rebelote.rules import PRESETS
+
+    rng = random.Random(12)
+    auction = [make() for make in PRESETS.values()]
+    auction = [r for r in auction if r.game == "auction" and r.players == 4]
+    assert auction
+    for rules in auction:
+        for _ in range(400):
+            capot = rng.choice([None, None, None, 0, 1])
+            a = rng.randrange(163)
+            points = (a, 162 - a) if capot is None else ((162, 0) if capot == 0 else (0, 162))
+            belote = [0, 0]
+            belote[rng.randrange(2)] = rng.choice([0, 20])
+            o = HandOutcome(taker_team=rng.randrange(2), card_points=points, capot=capot,
+                            belote=(belote[0], belote[1]), bid=rng.choice(range(80, 170, 10)),
+                            double=rng.choice([1, 2, 4]))
+            reserve = rng.choice([0, 80])
+            (us, them), made, won_by = auction_terms(rules, o, reserve)
+            score = score_outcome(rules, o, reserve)
+            assert (round_score(rules, _checked(us)), round_score(rules, _checked(them))) \
+                == score.scored
+            assert (score.outcome == MADE) == made and won_by == score.reserve_won_by
+    (us, them), made, _ = auction_terms(Rules.coinche(), HandOutcome(
+        taker_team=0, card_points=(102, 60), belote=(20, 0), bid=110, double=2))
+    assert made and us.value == 560 and them.value == 0
+    assert us.as_dict() == {"name": "sum", "value": 560, "parts": [
+        {"name": "times", "value": 540, "parts": [
+            {"name": "sum", "value": 270, "parts": [
+                {"name": "chute", "value": 160, "parts": []},
+                {"name": "bid", "value": 110, "parts": []}]},
+            {"name": "multiplier", "value": 2, "parts": []}]},
+        {"name": "belote", "value": 20, "parts": []}]}

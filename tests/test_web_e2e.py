@@ -235,6 +235,17 @@ def test_a_coinche_hand_through_the_bidding_box(server: str, size: str) -> None:
                 made, needed = last["need"]
                 side = "Us" if last["taker"] % 2 == 0 else "Them"
                 assert page.inner_text("#need") == f"{side}: {made} points, {needed} needed"
+            # how the score was made: the bid (and any ×2) written out, adding up to it
+            lines = page.eval_on_selector_all("#dialog .terms", "e => e.map(x => x.innerText)")
+            assert lines and all(re.search(r"(bid|chute) \d+", x) for x in lines), lines
+            for line in lines:
+                side, formula = line.split(": ", 1)
+                scored = last["scored"][0 if side == "Us" else 1]
+                assert formula.endswith(f"= {scored}") or formula.endswith(f"→ {scored}"), line
+                expression = re.sub(r"[a-z ]+ (\d+)", r"\1", formula.split(" =")[0])
+                expression = expression.replace("×", "*")
+                assert re.fullmatch(r"[\d+*() ]+", expression), line  # numbers, + and ×
+                assert eval(expression) == int(formula.split("= ")[1].split(" ")[0]), line
             complete = page.evaluate("window.seen.complete")
             for trick in last["tricks"]:  # every trick of the hand was shown complete
                 assert " ".join(trick["cards"]) in complete, (trick, complete)

@@ -199,6 +199,9 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_reserve": ("reserve (litige)", "réserve (litige)", "reserva (litige)"),
     "web_capot": ("capot", "capot", "capot"),
     "web_scored": ("scored", "marqué", "anotado"),
+    # How an auction hand's score was made: "(chute 160 + bid 110) × 2 + belote 20".
+    "web_term_bid": ("bid", "contrat", "contrato"),
+    "web_term_chute": ("chute", "chute", "chute (multa)"),
     "web_totals": ("totals", "totaux", "totales"),
     "web_made": ("contract made", "contrat rempli", "contrato cumplido"),
     "web_failed": ("contract failed (dedans)", "dedans", "contrato fallado (dedans)"),

@@ -286,7 +286,39 @@ def score_outcome(rules: Rules, outcome: HandOutcome, reserve: int = 0) -> HandS
     return _score_auction(rules, outcome, reserve)
 
 
-def _score_auction(rules: Rules, o: HandOutcome, reserve: int) -> HandScore:
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One part of a side's score as a score pad writes it, with its value: a named
+    number (``card_points``, ``capot``, ``announcements``, ``belote``, ``bid``, ``chute``,
+    ``reserve``), a ``sum`` of parts, or ``times``: a part times a ``multiplier``. The
+    auction games' scores are computed as these terms, so what a summary shows (the bid,
+    the ×2 that make 102 card points score 560) is what scored, not a second reckoning."""
+
+    name: str
+    value: int
+    parts: tuple[Term, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        """The term as plain data (the web summary's ``terms``)."""
+        return {"name": self.name, "value": self.value,
+                "parts": [p.as_dict() for p in self.parts]}
+
+
+def _sum(*parts: Term) -> Term:
+    """The non-zero parts added (a zero is not written on a pad)."""
+    kept = tuple(p for p in parts if p.value)
+    return Term("sum", sum(p.value for p in kept), kept)
+
+
+def _times(part: Term, multiplier: int) -> Term:
+    return part if multiplier == 1 else Term("times", part.value * multiplier,
+                                             (part, Term("multiplier", multiplier)))
+
+
+def auction_terms(rules: Rules, o: HandOutcome,
+                  reserve: int = 0) -> tuple[tuple[Term, Term], bool, int | None]:
+    """Each side's score of an auction-game hand as :class:`Term` (before rounding),
+    whether the contract was made, and who won the reserve (RULES.md §8)."""
     t, d = o.taker_team, 1 - o.taker_team
     cards = list(o.card_points)
     if o.capot is not None:
@@ -300,38 +332,59 @@ def _score_auction(rules: Rules, o: HandOutcome, reserve: int) -> HandScore:
     style = rules.auction_scoring
     need = _auction_need(rules, o, cards, totals)
     made = o.capot == t if need is None else need[0] >= need[1]
-    scored = [0, 0]
+
+    def points(side: int) -> Term:  # the side's card points, or its capot
+        return Term("capot" if o.capot == side else "card_points", cards[side])
+
+    bid = Term("bid", value)
+    parts: list[list[Term]] = [[], []]
     if style == "acorralada":
         if made:
-            scored[t] = cards[t] + bel[t] + value * mult
-            scored[d] = cards[d] + bel[d]
+            parts[t] = [points(t), Term("belote", bel[t]), _times(bid, mult)]
+            parts[d] = [points(d), Term("belote", bel[d])]
         else:  # all the points to the opponents; the contract's value too by default
-            scored[d] = (rules.capot_points if o.capot == d else 162) + bel[0] + bel[1]
+            parts[d] = [Term("capot", rules.capot_points) if o.capot == d
+                        else Term("card_points", 162), Term("belote", bel[0] + bel[1])]
             if rules.acorralada_failed == "value_to_defense":
-                scored[d] += value * mult
+                parts[d].append(_times(bid, mult))
     elif o.double == 1 and made:
-        scored[t] = totals[t] + (value if style == "coinche" or rules.contree_adds_bid else 0)
-        scored[d] = totals[d]
+        for side in (t, d):
+            parts[side] = [points(side), Term("announcements", ann[side]),
+                           Term("belote", bel[side])]
+        if style == "coinche" or rules.contree_adds_bid:
+            parts[t].append(bid)
     else:  # failed, or doubled: the winners take the chute points
         w = t if made else d
         loser = 1 - w
-        base = rules.chute_points
+        base = Term("chute", rules.chute_points)
         if o.capot == w and (rules.chute_capot == "any" or w == t):
-            base = rules.capot_points
+            base = Term("capot", rules.capot_points)
+        both = Term("announcements", ann[0] + ann[1])
         if rules.multiplier_on == "whole":
-            scored[w] = (base + ann[0] + ann[1] + value) * mult + bel[w]
+            parts[w] = [_times(_sum(base, both, bid), mult), Term("belote", bel[w])]
         else:
-            scored[w] = base + ann[0] + ann[1] + value * mult + bel[w]
+            parts[w] = [base, both, _times(bid, mult), Term("belote", bel[w])]
         if rules.belote_when_lost == "kept":
-            scored[loser] = bel[loser]
+            parts[loser] = [Term("belote", bel[loser])]
         elif rules.belote_when_lost == "to_winner":
-            scored[w] += bel[loser]
-    outcome = MADE if made else FAILED
+            parts[w].append(Term("belote", bel[loser]))
     won_by = None
     if reserve:
         won_by = t if made else d
-        scored[won_by] += reserve
-    return HandScore(outcome, (round_score(rules, scored[0]), round_score(rules, scored[1])),
+        parts[won_by].append(Term("reserve", reserve))
+    return (_sum(*parts[0]), _sum(*parts[1])), made, won_by
+
+
+def _score_auction(rules: Rules, o: HandOutcome, reserve: int) -> HandScore:
+    (a, b), made, won_by = auction_terms(rules, o, reserve)
+    cards = list(o.card_points)
+    if o.capot is not None:
+        cards = [0, 0]
+        cards[o.capot] = rules.capot_points
+    totals = (cards[0] + o.announcements[0] + o.belote[0],
+              cards[1] + o.announcements[1] + o.belote[1])
+    return HandScore(MADE if made else FAILED,
+                     (round_score(rules, a.value), round_score(rules, b.value)),
                      0, won_by, totals, o.capot)
 
 

@@ -670,6 +670,27 @@ function summaryRows(s, h) {
   return table;
 }
 
+// How an auction hand's score was made, as the rules computed it (the server's terms):
+// "Us: (chute 160 + bid 110) × 2 + belote 20 = 560", for a side whose score the rows above
+// do not add up to (a bid counted, or a ×2).
+const TERM_WORDS = { card_points: "web_card_points", capot: "web_capot", announcements: "web_announcements",
+  belote: "web_belote", bid: "web_term_bid", chute: "web_term_chute", reserve: "web_reserve" };
+function termText(term, inner = false) {
+  if (term.name === "sum") {
+    const text = term.parts.map((p) => termText(p)).join(" + ");
+    return inner && term.parts.length > 1 ? `(${text})` : text;
+  }
+  if (term.name === "times") return `${termText(term.parts[0], true)} × ${term.parts[1].value}`;
+  return `${t(TERM_WORDS[term.name] || term.name)} ${term.value}`;
+}
+function termLines(s, h) {
+  const telling = (term) => term.name === "bid" || term.name === "times" || (term.parts || []).some(telling);
+  return (h.terms || []).flatMap((term, side) => (term.value && telling(term) ? [t("web_label_value", {
+    label: sideName(s, side),
+    value: `${termText(term)} = ${term.value}` + (h.scored[side] !== term.value ? ` → ${h.scored[side]}` : ""),
+  })] : []));
+}
+
 const capitalized = (text) => text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);  // "you: …" opens a line
 function contractText(s, c) {
   if (!c) return "";
@@ -694,6 +715,7 @@ function summary(s, h, timeout) {
       textContent: capitalized(t("web_need", { side: sideName(s, sideOf(s, h.taker)), made: h.need[0], need: h.need[1] })) }));
   }
   if (!h.void) parts.push(summaryRows(s, h));
+  for (const line of termLines(s, h)) parts.push(Object.assign(document.createElement("p"), { className: "terms", textContent: line }));
   if (h.reserve) parts.push(Object.assign(document.createElement("p"), { textContent: `${t("web_reserve")}: ${h.reserve}` }));
   const anns = (h.announcements || []).filter((a) => a.cards);
   if (anns.length) {
