@@ -487,6 +487,10 @@ def test_the_lobby_updates_live_and_a_private_table_survives_a_reload(server: st
         bruno.select_option("#filter-preset", "")
         bruno.check("#filter-free")
         assert len(bruno.query_selector_all("#tables li[data-table]")) == 1
+        # each free seat said from Ana's place, as at a real table ("seat 2" told nothing)
+        joins = bruno.eval_on_selector_all("#tables .join", "e => e.map(x => x.textContent)")
+        assert joins == ["Sit · on Ana's right", "Sit · partner of Ana",
+                         "Sit · on Ana's left"], joins
         shot(bruno, "lobby")
         assert ana.is_visible("#fill")  # a public waiting table has the bots button too
         bruno.click("#tables .join >> nth=1")  # choose a seat: the second free one

@@ -326,6 +326,11 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "calc_they_win": ("They win the game.", "Ils gagnent la partie.", "Ellos ganan la partida."),
     # -- seats, presets, bots --
     "web_seat_n": ("seat {n}", "place {n}", "plaza {n}"),
+    # A free seat in the lobby, said from a player already at the table.
+    # (French says where the other sits: no "de Ana" to elide.)
+    "web_seat_right_of": ("on {name}'s right", "{name} à votre gauche", "a la derecha de {name}"),
+    "web_seat_left_of": ("on {name}'s left", "{name} à votre droite", "a la izquierda de {name}"),
+    "web_seat_opposite": ("opposite {name}", "face à {name}", "frente a {name}"),
     "preset_classic": ("classic", "classique", "clásica"),
     "preset_ffb": ("FFB", "FFB", "FFB"),
     "preset_skill7": ("Skill7", "Skill7", "Skill7"),

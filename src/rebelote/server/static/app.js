@@ -967,9 +967,7 @@ function renderLobby() {
       actions.append(out);
     } else {
       for (const seat of tb.free) {
-        const mate = tb.players === 4 ? tb.seats[(seat + 2) % 4] : null;  // who you would play with
-        const with_ = mate && !mate.startsWith("bot:") ? ` (${t("web_partner_of", { name: mate })})` : "";
-        const b = button(`${t("web_join")} · ${t("web_seat_n", { n: seat + 1 })}${with_}`, () => { tableId = tb.table; send({ type: "join", table: tb.table, seat }); });
+        const b = button(`${t("web_join")} · ${seatWhere(tb, seat)}`, () => { tableId = tb.table; send({ type: "join", table: tb.table, seat }); });
         b.className = "join";
         actions.append(b);
       }
@@ -988,6 +986,24 @@ function renderLobby() {
 }
 $("filter-preset").onchange = renderLobby;
 $("filter-free").onchange = renderLobby;
+
+/** Where a free seat of a lobby table is, said from a player already there, as people
+ * at a real table would ("partner of Ana", "on Ana's right"): "seat 2" told nothing, and
+ * the table's North/East/West are each viewer's own. */
+function seatWhere(tb, seat) {
+  const n = tb.players;
+  const human = (x) => x && !x.startsWith("bot:");
+  const at = [...Array(n).keys()].find((x) => x !== seat && human(tb.seats[x]));
+  if (at === undefined) return t("web_seat_n", { n: seat + 1 });
+  const name = tb.seats[at];
+  const offset = (seat - at + n) % n;
+  if (n === 2) return t("web_seat_opposite", { name });
+  if (n === 4 && offset === 2) return t("web_partner_of", { name });
+  const preset = ruleCatalog && ruleCatalog.presets[tb.preset] || {};
+  const clockwise = ((tb.rules || {}).direction || preset.direction) === "clockwise";
+  const next = offset === 1;  // the next to play after him: on his right counter-clockwise
+  return t(next !== clockwise ? "web_seat_right_of" : "web_seat_left_of", { name });
+}
 
 // "More rules": every rule option of the chosen preset, each preset's values first.
 async function loadRuleOptions() {
