@@ -255,16 +255,23 @@ def _auction_need(rules: Rules, o: HandOutcome, cards: list[int],
     return cards[t] + o.belote[t], o.bid  # contrée, acorralada: card points and belote
 
 
-def contract_need(rules: Rules, o: HandOutcome) -> tuple[int, int] | None:
-    """What the takers counted towards their contract and the least that made it, as
-    :func:`score_outcome` judges the hand (RULES.md §4, §8): a failed contract's
-    "75 points, 82 needed". None for a capot bid (every trick, not points)."""
+def _counted(rules: Rules, o: HandOutcome) -> tuple[list[int], tuple[int, int]]:
+    """Each team's card points as they count (a capot: its value to the side that made
+    it, none to the other) and each team's total with announcements and belote."""
     cards = list(o.card_points)
     if o.capot is not None:
         cards = [0, 0]
         cards[o.capot] = rules.capot_points
     totals = (cards[0] + o.announcements[0] + o.belote[0],
               cards[1] + o.announcements[1] + o.belote[1])
+    return cards, totals
+
+
+def contract_need(rules: Rules, o: HandOutcome) -> tuple[int, int] | None:
+    """What the takers counted towards their contract and the least that made it, as
+    :func:`score_outcome` judges the hand (RULES.md §4, §8): a failed contract's
+    "75 points, 82 needed". None for a capot bid (every trick, not points)."""
+    cards, totals = _counted(rules, o)
     if rules.game == "retourne":
         return _classic_need(rules, o.taker_team, totals)
     return _auction_need(rules, o, cards, totals)
@@ -320,13 +327,9 @@ def auction_terms(rules: Rules, o: HandOutcome,
     """Each side's score of an auction-game hand as :class:`Term` (before rounding),
     whether the contract was made, and who won the reserve (RULES.md §8)."""
     t, d = o.taker_team, 1 - o.taker_team
-    cards = list(o.card_points)
-    if o.capot is not None:
-        cards = [0, 0]
-        cards[o.capot] = rules.capot_points
+    cards, totals = _counted(rules, o)
     ann = o.announcements
     bel = o.belote
-    totals = (cards[0] + ann[0] + bel[0], cards[1] + ann[1] + bel[1])
     value = rules.capot_bid_value if o.capot_bid else o.bid
     mult = {1: 1, 2: 2, 4: rules.surcoinche_multiplier}[o.double]
     style = rules.auction_scoring
@@ -377,12 +380,7 @@ def auction_terms(rules: Rules, o: HandOutcome,
 
 def _score_auction(rules: Rules, o: HandOutcome, reserve: int) -> HandScore:
     (a, b), made, won_by = auction_terms(rules, o, reserve)
-    cards = list(o.card_points)
-    if o.capot is not None:
-        cards = [0, 0]
-        cards[o.capot] = rules.capot_points
-    totals = (cards[0] + o.announcements[0] + o.belote[0],
-              cards[1] + o.announcements[1] + o.belote[1])
+    _cards, totals = _counted(rules, o)
     return HandScore(MADE if made else FAILED,
                      (round_score(rules, a.value), round_score(rules, b.value)),
                      0, won_by, totals, o.capot)
