@@ -97,6 +97,23 @@ def idle(page: Any) -> bool:
     return bool(page.evaluate("window.room && !window.room.busy"))
 
 
+def my_turn(page: Any, phase: str) -> bool:
+    """Whether the table, all shown, waits for this player in ``phase`` (auction, play)."""
+    return idle(page) and bool(page.evaluate(
+        f"window.room.state.phase === '{phase}' && "
+        "window.room.state.turn === window.room.state.seat"))
+
+
+def play_to_my_turn(page: Any, phase: str, tries: int) -> None:
+    """Play on (the first legal move, passing in the auction) until this player's turn
+    in ``phase``."""
+    for _ in range(tries):
+        if my_turn(page, phase):
+            return
+        step(page)
+        page.wait_for_timeout(40)
+
+
 def step(page: Any, bid: bool = False, dismiss: bool = True) -> str:
     """One move of the player when it is his turn: a call (a bid through the bidding box
     if ``bid``, else pass) or the first legal card; the summary dismissed. What was done."""
@@ -604,8 +621,7 @@ def test_a_hand_by_clicking_with_a_reload_and_a_refusal(server: str) -> None:
             if page.is_visible("#continue"):
                 page.click("#continue")
                 continue
-            if idle(page) and page.evaluate("window.room.state.phase === 'play' && "
-                                            "window.room.state.turn === window.room.state.seat"):
+            if my_turn(page, "play"):
                 illegal = page.query_selector_all("#hand button:not(.legal)")
                 if illegal and not refused:
                     held = hand_of(page)
@@ -646,12 +662,7 @@ def test_a_hint_highlights_and_explains(server: str) -> None:
         page = new_page(browser)
         guest(page, server, "Ana")
         create(page, "classic")
-        for _ in range(1000):
-            if idle(page) and page.evaluate("window.room.state.phase === 'play' && "
-                                            "window.room.state.turn === window.room.state.seat"):
-                break
-            step(page)
-            page.wait_for_timeout(40)
+        play_to_my_turn(page, "play", 1000)
         page.click("#hint")
         page.wait_for_selector("#hand .hinted", timeout=60_000)
         text = page.inner_text("#hint-text")
@@ -683,12 +694,7 @@ def test_an_auction_hint_names_the_call_as_its_button_and_reads_right(
         page = new_page(browser)
         guest(page, server, "Ana")
         create(page, preset)
-        for _ in range(3000):
-            if idle(page) and page.evaluate("window.room.state.phase === 'auction' && "
-                                            "window.room.state.turn === window.room.state.seat"):
-                break
-            step(page)
-            page.wait_for_timeout(40)
+        play_to_my_turn(page, "auction", 3000)
         page.click("#hint")
         # the auction's hint solves deals: on a fresh clone its first one compiles the
         # solver (32 s alone, past 60 s beside the other test worker on two cores)
