@@ -2,7 +2,7 @@
 // paces what it shows: state messages are queued and the cards played between two of
 // them travel to the trick one by one, each complete trick stays readable, then is
 // gathered to its winner. The server stays the authority.
-import { loadTexts, t, reason, cardLabel, cardSpoken, valueText, has, lang, botName, textStyle } from "./texts.js";
+import { loadTexts, t, reason, cardLabel, cardSpoken, valueText, has, lang, botName, textStyle, capitalized } from "./texts.js";
 import { cardFace as drawCard } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -691,7 +691,6 @@ function termLines(s, h) {
   })] : []));
 }
 
-const capitalized = (text) => text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);  // "you: …" opens a line
 function contractText(s, c) {
   if (!c) return "";
   const value = c.value ? (c.value === "capot" ? t("web_capot_bid") : c.value) + " " : "";

@@ -1,6 +1,6 @@
 // Steps through the finished hands (/api/tables/{id}/history) on the table's own drawing:
 // each seat's cards left, the trick in the middle, the players' names.
-import { loadTexts, t, lang, botName } from "./texts.js";
+import { loadTexts, t, lang, botName, capitalized } from "./texts.js";
 import { cardFace, label, spoken } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -91,8 +91,6 @@ function render() {
   $("result").textContent = step === hand.tricks.length ?
     capitalized(t("web_label_value", { label: t(`web_${hand.outcome}`), value: scoredText(hand) })) : "";
 }
-
-const capitalized = (text) => text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
 
 /** What each side scored, by name: "Ana & North 121 – 41 East & West" (four players, two
  * sides), else each player's own: "Ana 50 · East 30 · West 82" (the bare "121 – 41" named

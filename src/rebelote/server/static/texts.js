@@ -42,6 +42,9 @@ export const textStyle = (deck) => (deck === "pictures" ? (lang === "fr" ? "fren
 export const cardSpoken = (card, deck) => ((catalog.spoken || {})[deck] || {})[card] ||
   cardLabel(card, textStyle(deck));
 
+/** `text` with a capital first letter in the reader's language ("you: …" opening a line). */
+export const capitalized = (text) => text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
+
 /** A rule option's value in words. */
 export function valueText(value) {
   const key = `val_${String(value)}`;
