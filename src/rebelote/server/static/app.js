@@ -2,12 +2,12 @@
 // paces what it shows: state messages are queued and the cards played between two of
 // them travel to the trick one by one, each complete trick stays readable, then is
 // gathered to its winner. The server stays the authority.
-import { loadTexts, t, reason, cardLabel, cardSpoken, valueText, has, lang, botName, textStyle, capitalized } from "./texts.js";
+import { loadTexts, t, reason, cardLabel, cardSpoken, valueText, has, lang, botName, textStyle, capitalized,
+  SYMBOL, callText as callWords, callLabel as callButton } from "./texts.js";
 import { cardFace as drawCard } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 const SUITS = ["S", "H", "D", "C"];
-const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣", SA: "SA", TA: "TA" };
 const TRUMP_ORDER = ["J", "9", "A", "10", "K", "Q", "8", "7"];
 const PLAIN_ORDER = ["A", "10", "K", "Q", "J", "9", "8", "7"];
 
@@ -481,22 +481,8 @@ function drawTable(s, { animating = false, noTrick = false, replaying = false })
   if (decide && soundOn() && !animating) beep(660);
 }
 
-function callText(s, call) {
-  if (call === "pass") return t("pass");
-  if (call === "take") return t("take");
-  if (call === "coinche") return s.scoring === "acorralada" ? t("web_contra") : t("coinche");
-  if (call === "surcoinche") return s.scoring === "acorralada" ? t("web_recontra") : t("surcoinche");
-  const m = call.match(/^(\d+|capot)(SA|TA|[SHDC])$/);
-  if (m) return `${m[1] === "capot" ? t("web_capot_bid") : m[1]} ${SYMBOL[m[2]]}`;
-  return SYMBOL[call] || call;
-}
-
-/** A call as its button in the bidding box says it: "take ♠" rather than "take (je prends)". */
-function callLabel(s, call) {
-  if (call === "take" && s.retourne) return t("web_take_suit", { suit: SYMBOL[suitOf(s.retourne)] });
-  if (SUITS.includes(call) || call === "SA" || call === "TA") return t("web_take_suit", { suit: SYMBOL[call] });
-  return callText(s, call);
-}
+const callText = (s, call) => callWords(call, s.scoring);
+const callLabel = (s, call) => callButton(call, s.scoring, s.retourne);
 
 function drawContract(s) {
   const box = $("contract");

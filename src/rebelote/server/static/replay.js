@@ -1,10 +1,9 @@
 // Steps through the finished hands (/api/tables/{id}/history) on the table's own drawing:
 // each seat's cards left, the trick in the middle, the players' names.
-import { loadTexts, t, lang, botName, capitalized } from "./texts.js";
+import { loadTexts, t, lang, botName, capitalized, SYMBOL, callLabel } from "./texts.js";
 import { cardFace, label, spoken } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
-const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣", SA: "SA", TA: "TA" };
 const table = new URLSearchParams(location.search).get("table");
 const deck = localStorage.getItem("rebelote-deck") || "pictures";
 let data = null;
@@ -20,19 +19,6 @@ function place(n, seat) {  // seat 0 at the bottom, the play turning the table's
 // a bot is named by its place (the table's own words: East, Nord…), its level beside it
 const isBot = (seat) => (data.seats[seat] || "").startsWith("bot:");
 const nameOf = (seat) => (isBot(seat) ? t(place(data.hands[handNo].cards.length, seat)) : data.seats[seat] || "—");
-
-/** A call as the table's bidding box says it ("take ♠", not "take (je prends)"). */
-function callText(call, hand) {
-  if (call === "pass") return t("pass");
-  if (call === "take" && hand.retourne) return t("web_take_suit", { suit: SYMBOL[hand.retourne.slice(-1)] });
-  if (call === "take") return t("take");
-  if (["S", "H", "D", "C", "SA", "TA"].includes(call)) return t("web_take_suit", { suit: SYMBOL[call] });
-  if (call === "coinche") return data.scoring === "acorralada" ? t("web_contra") : t("coinche");
-  if (call === "surcoinche") return data.scoring === "acorralada" ? t("web_recontra") : t("surcoinche");
-  const m = call.match(/^(\d+|capot)(SA|TA|[SHDC])$/);
-  if (m) return `${m[1] === "capot" ? t("web_capot_bid") : m[1]} ${SYMBOL[m[2]]}`;
-  return SYMBOL[call] || call;
-}
 
 /** The contract as the auction made it: its level (auction games), trump, doubling. */
 function contractText(hand) {
@@ -79,7 +65,7 @@ function render() {
   }) : []));
   $("contract").textContent = hand.contract ? contractText(hand) : t("web_void");
   $("auction").textContent = (hand.auction || []).length
-    ? t("web_label_value", { label: t("auction"), value: hand.auction.map((c) => t("web_label_value", { label: nameOf(c.seat), value: callText(c.call, hand) })).join(" · ") }) : "";
+    ? t("web_label_value", { label: t("auction"), value: hand.auction.map((c) => t("web_label_value", { label: nameOf(c.seat), value: callLabel(c.call, data.scoring, hand.retourne) })).join(" · ") }) : "";
   $("played").replaceChildren(...shown.map((tr, i) => {
     const li = document.createElement("li");
     const seen = Object.assign(document.createElement("span"), { textContent: capitalized(t("web_label_value", { label: t("web_trick_n", { n: i + 1 }), value: `${tr.cards.map((c) => label(c, deck)).join(" ")} → ${nameOf(tr.winner)}` })) });

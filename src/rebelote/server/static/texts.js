@@ -42,6 +42,28 @@ export const textStyle = (deck) => (deck === "pictures" ? (lang === "fr" ? "fren
 export const cardSpoken = (card, deck) => ((catalog.spoken || {})[deck] || {})[card] ||
   cardLabel(card, textStyle(deck));
 
+/** The suits' and the no-trump / all-trump contracts' signs. */
+export const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣", SA: "SA", TA: "TA" };
+
+/** A call in words ("pass", "110 ♠", "contra" in acorralada's `scoring`). */
+export function callText(call, scoring) {
+  if (call === "pass") return t("pass");
+  if (call === "take") return t("take");
+  if (call === "coinche") return scoring === "acorralada" ? t("web_contra") : t("coinche");
+  if (call === "surcoinche") return scoring === "acorralada" ? t("web_recontra") : t("surcoinche");
+  const m = call.match(/^(\d+|capot)(SA|TA|[SHDC])$/);
+  if (m) return `${m[1] === "capot" ? t("web_capot_bid") : m[1]} ${SYMBOL[m[2]]}`;
+  return SYMBOL[call] || call;
+}
+
+/** A call as its button in the bidding box says it: "take ♠" (the `retourne`'s suit)
+ * rather than "take (je prends)". */
+export function callLabel(call, scoring, retourne) {
+  if (call === "take" && retourne) return t("web_take_suit", { suit: SYMBOL[retourne.slice(-1)] });
+  if (call in SYMBOL) return t("web_take_suit", { suit: SYMBOL[call] });
+  return callText(call, scoring);
+}
+
 /** `text` with a capital first letter in the reader's language ("you: …" opening a line). */
 export const capitalized = (text) => text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
 
