@@ -153,6 +153,54 @@ def test_accounts_with_argon2(tmp_path: Path) -> None:
     assert ok.status_code == 200 and client.get("/api/me").json()["player"] == account
 
 
+def test_a_guest_who_makes_an_account_keeps_its_games(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    guest = _sign_in(client, "Ana")
+    with client.websocket_connect("/ws") as ws:
+        table, _state = _table_with_bots(ws)
+    assert client.get("/api/session").json()["account"] is False
+    res = client.post("/api/register", json={"name": "Ana Lopez", "password": "tapis vert 42"})
+    assert res.status_code == 200
+    assert res.json() == {"player": guest, "nickname": "Ana Lopez"}
+    assert client.get("/api/session").json() == {"player": guest, "nickname": "Ana Lopez",
+                                                  "account": True}
+    mine = [t for t in client.get("/api/tables").json() if t["table"] == table]
+    assert mine and "Ana Lopez" in mine[0]["seats"]
+    client.post("/api/logout")
+    back = client.post("/api/login", json={"name": "ana lopez", "password": "tapis vert 42"})
+    assert back.status_code == 200 and back.json()["player"] == guest
+    # an account that registers again makes another account; the first stays
+    again = client.post("/api/register", json={"name": "Ana Two", "password": "tapis vert 43"})
+    assert again.status_code == 200 and again.json()["player"] != guest
+
+
+def test_a_guest_keeps_its_name_when_the_account_name_is_taken(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    _sign_in(client, "Bea")
+    client.post("/api/logout")
+    guest = _sign_in(client, "Carla")
+    taken = client.post("/api/register", json={"name": "BEA", "password": "tapis vert 42"})
+    assert taken.status_code == 409 and taken.json()["code"] == "name_taken"
+    assert client.get("/api/session").json() == {"player": guest, "nickname": "Carla",
+                                                  "account": False}
+    same = client.post("/api/register", json={"name": "carla", "password": "tapis vert 42"})
+    assert same.status_code == 200 and same.json() == {"player": guest, "nickname": "carla"}
+
+
+def test_refused_names_and_passwords_say_which_rule(tmp_path: Path) -> None:
+    client = _client(tmp_path)
+    cases = [({"name": "Dora", "password": "short"}, "password_length"),
+             ({"name": "Dora", "password": "password123"}, "password_common"),
+             ({"name": "Dora", "password": "aaaaaaaaaaab"}, "password_repeated"),
+             ({"name": "x" * 25, "password": "tapis vert 42"}, "name_length"),
+             ({"name": "--", "password": "tapis vert 42"}, "name_letter"),
+             ({"name": "Dora", "password": 12}, "password_length")]
+    for body, code in cases:
+        res = client.post("/api/register", json=body)
+        assert (res.status_code, res.json()["code"]) == (400, code), body
+    assert client.get("/api/session").json()["player"] is None
+
+
 def test_seats_show_nicknames(tmp_path: Path) -> None:
     client = _client(tmp_path)
     _sign_in(client, "Zoé")

@@ -877,6 +877,66 @@ def test_the_table_on_a_phone_has_finger_sized_tools_and_a_row_that_says_it_scro
         browser.close()
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_guest_keeps_its_games_in_an_account_and_signs_in_again(
+        server: str, size: str) -> None:
+    """The web's accounts (there were none: the API only): at its table, a guest opens
+    the menu under its name, creates an account and stays the same player (its seat now
+    shows the account's name); it logs out, is refused with a wrong password in its
+    language, logs in with the right one and finds its table among its own. On a phone
+    the header keeps one row (the account is its initial) and the menu's controls are
+    finger-sized."""
+    from playwright.sync_api import sync_playwright
+
+    viewport = DESKTOP if size == "desktop" else PHONE
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser, viewport)
+        guest(page, server, f"Gus{size}")
+        create(page, "classic")
+        page.wait_for_function(HAND_SHOWN)
+        table = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('table')")
+        assert page.eval_on_selector("#top", "e => e.getBoundingClientRect().height") <= 34
+        page.click("#who")
+        assert "guest" in page.inner_text("#account-state")
+        assert page.is_visible("#logout-warning") and not page.is_visible("#logout-all")
+        if size == "phone":
+            heights = page.eval_on_selector_all(
+                "#account input, #account button",
+                "e => e.filter(x => x.offsetParent).map(x => x.getBoundingClientRect().height)")
+            assert len(heights) == 4 and min(heights) >= 32, heights
+        page.fill("#keep-name", f"Gustave {size}")
+        page.fill("#keep-password", "password123")
+        page.click("#keep-form button.primary")
+        page.wait_for_function("document.getElementById('keep-error').textContent")
+        assert "most common" in page.inner_text("#keep-error")
+        page.fill("#keep-password", "tapis vert 42")
+        page.click("#keep-form button.primary")
+        page.wait_for_selector("#notice:not([hidden])")
+        assert "Account created" in page.inner_text("#notice")
+        page.click("#who")
+        assert page.is_visible("#logout-all") and not page.is_visible("#keep-form")
+        assert f"Gustave {size}" in page.inner_text("#account-state")
+        page.click("#logout")
+        page.wait_for_selector("#signin:not([hidden])")
+        page.select_option("#lang", "fr")
+        page.wait_for_function("document.getElementById('login').textContent === 'Se connecter'")
+        page.fill("#account-name", f"gustave {size}")
+        page.fill("#account-password", "tapis vert 41")
+        page.click("#login")
+        page.wait_for_function("document.getElementById('account-error').textContent")
+        assert page.inner_text("#account-error") == "Nom ou mot de passe incorrect."
+        page.fill("#account-password", "tapis vert 42")
+        page.press("#account-password", "Enter")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.wait_for_selector(f"#mine li[data-table='{table}']")
+        assert f"Gustave {size}" in page.inner_text(f"#mine li[data-table='{table}']")
+        # the two refusals are the only errors (Chromium logs a refused request)
+        assert [e.split("status of ")[-1] for e in page.errors] == [
+            "400 (Bad Request)", "401 (Unauthorized)"], page.errors
+        browser.close()
+
+
 def test_the_statistics_page_says_why_a_table_is_empty(server: str) -> None:
     """The statistics page without figures to show: a visitor is told to sign in (an
     empty "you" table was shown), a new guest that no game is finished yet, an empty

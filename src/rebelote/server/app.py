@@ -58,7 +58,7 @@ from rebelote.bots import OFFERED_LEVELS
 from rebelote.i18n import LANGS, error_text
 from rebelote.rules import OPTION_NAMES, OPTIONS, PRESETS
 from rebelote.server import tables as tables_module
-from rebelote.server.names import check_name, check_password, name_key
+from rebelote.server.names import Refused, check_name, check_password, name_key
 from rebelote.server.observability import (
     RAW_SEND,
     Observability,
@@ -864,8 +864,9 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                 check_password(password)
             elif not isinstance(password, str) or not 1 <= len(password) <= 200:
                 raise ValueError("a password is 1 to 200 characters")
-        except ValueError as exc:
-            return _json_error(400, "bad_request", str(exc))
+        except ValueError as exc:  # a refused name or password says which rule
+            return _json_error(400, exc.code if isinstance(exc, Refused) else "bad_request",
+                               str(exc))
         assert isinstance(password, str)
         return name, password
 
@@ -874,13 +875,23 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         if isinstance(got, Response):
             return got
         name, password = got
-        account = "acct-" + secrets.token_hex(6)
         try:
             hashed = await work.run("auth", hasher.hash, password)
         except Busy as exc:
             return _json_error(503, "busy", str(exc))
-        if not await asyncio.to_thread(store.add_account, account, name, hashed,
-                                       name_key(name)):
+        current = await who(request)
+        kept: bool | None = None
+        if current is not None:  # a guest's account keeps its tables, history, rating
+            kept = await asyncio.to_thread(store.guest_to_account, current[0], name,
+                                           hashed, name_key(name))
+        if kept is None:
+            account = "acct-" + secrets.token_hex(6)
+            if not await asyncio.to_thread(store.add_account, account, name, hashed,
+                                           name_key(name)):
+                kept = False
+        else:
+            account = current[0] if current is not None else ""
+        if kept is False:
             return _json_error(409, "name_taken",
                                f"the name {name!r} (or one that looks the same) is taken")
         return await sign_in(request, account, name)
@@ -954,8 +965,11 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     async def session(request: Request) -> Response:
         """Who you are, or nobody (always 200: a new visitor's page logs no error)."""
         current = await who(request)
+        account = current is not None and await asyncio.to_thread(
+            store.account_name, current[0]) is not None
         return JSONResponse({"player": None if current is None else current[0],
-                             "nickname": None if current is None else current[1]})
+                             "nickname": None if current is None else current[1],
+                             "account": account})
 
     async def texts(request: Request) -> Response:
         """The one text catalog (rebelote.i18n) in ``?lang=`` for the web pages, and

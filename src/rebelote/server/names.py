@@ -11,6 +11,15 @@ from __future__ import annotations
 
 import unicodedata
 
+
+class Refused(ValueError):
+    """A name or password the rules refuse; ``code`` names the rule for the pages' own
+    text (``web_refused_CODE``), the message says it in English."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
 _CONFUSABLES = str.maketrans({
     # Cyrillic
     "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
@@ -37,17 +46,17 @@ def name_key(name: str) -> str:
 
 
 def check_name(name: object, what: str = "a name") -> str:
-    """``name`` made tidy (NFKC, outer spaces removed), or ValueError saying why not:
+    """``name`` made tidy (NFKC, outer spaces removed), or :class:`Refused` saying why:
     1 to 24 characters, printable, at least one letter or digit."""
     if not isinstance(name, str):
-        raise ValueError(f"{what} is 1 to 24 characters")
+        raise Refused("name_length", f"{what} is 1 to 24 characters")
     tidy = " ".join(unicodedata.normalize("NFKC", name).split())
     if not 1 <= len(tidy) <= 24:
-        raise ValueError(f"{what} is 1 to 24 characters")
+        raise Refused("name_length", f"{what} is 1 to 24 characters")
     if any(unicodedata.category(c)[0] == "C" for c in tidy):
-        raise ValueError(f"{what} has only printable characters")
+        raise Refused("name_printable", f"{what} has only printable characters")
     if not any(c.isalnum() for c in tidy) or not name_key(tidy):
-        raise ValueError(f"{what} needs at least one letter or digit")
+        raise Refused("name_letter", f"{what} needs at least one letter or digit")
     return tidy
 
 
@@ -72,15 +81,18 @@ case folding and with spaces removed)."""
 
 
 def check_password(password: object) -> str:
-    """``password`` if the policy accepts it, else ValueError saying why: 10 to 200
+    """``password`` if the policy accepts it, else :class:`Refused` saying why: 10 to 200
     characters, not blank, not one character repeated, not a common password."""
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise ValueError(f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+        raise Refused("password_length",
+                      f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters")
     plain = "".join(password.split()).casefold()
     if not plain:
-        raise ValueError("a password cannot be blank")
+        raise Refused("password_blank", "a password cannot be blank")
     if len(set(plain)) <= 2:
-        raise ValueError("a password needs more than one or two different characters")
+        raise Refused("password_repeated",
+                      "a password needs more than one or two different characters")
     if plain in COMMON_PASSWORDS or plain.rstrip("0123456789!?.") in COMMON_PASSWORDS:
-        raise ValueError("this password is among the most common ones: choose another")
+        raise Refused("password_common",
+                      "this password is among the most common ones: choose another")
     return password

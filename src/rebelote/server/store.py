@@ -355,6 +355,26 @@ class Store:
             return False
         return True
 
+    def guest_to_account(self, player: str, name: str, password_hash: str,
+                         key: str) -> bool | None:
+        """The guest ``player`` made an account under ``name`` (unique by its folded
+        ``key``), keeping its id, so its tables, history and rating stay its own: True;
+        False if the name is another player's; None if ``player`` is no guest (an
+        account already, or unknown)."""
+        from sqlalchemy.exc import IntegrityError
+
+        try:
+            with Session(self.engine) as session, session.begin():
+                row = session.get(PlayerRow, player)
+                if row is None or session.get(AccountRow, player) is not None:
+                    return None
+                row.nickname, row.name_key = name, key
+                session.flush()
+                session.add(AccountRow(id=player, name=name, password_hash=password_hash))
+        except IntegrityError:
+            return False
+        return True
+
     def account(self, name: str, key: str | None = None) -> tuple[str, str] | None:
         """(id, password hash) of the account ``name`` (or of the folded name ``key``),
         if any."""

@@ -16,6 +16,7 @@ let tableId = params.get("table");
 let invite = params.get("invite");
 let socket = null;
 let me = null;
+let loggingOut = false;
 let lobbyData = null;
 let ruleCatalog = null;
 let deck = localStorage.getItem("rebelote-deck") || "pictures";
@@ -96,12 +97,14 @@ function sideName(s, side) {
   return nameOf(s, side);
 }
 
-// The settings panel closes on a click elsewhere and on Escape, like any menu.
+// The settings and account menus close on a click elsewhere and on Escape, like any menu.
+const MENUS = ["settings", "account"];
 document.addEventListener("click", (e) => {
-  if ($("settings").open && !$("settings").contains(e.target)) $("settings").open = false;
+  for (const id of MENUS) if ($(id).open && !$(id).contains(e.target)) $(id).open = false;
 });
 document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape" && $("settings").open) { $("settings").open = false; $("settings").querySelector("summary").focus(); }
+  if (e.key !== "Escape") return;
+  for (const id of MENUS) if ($(id).open) { $(id).open = false; $(id).querySelector("summary").focus(); }
 });
 
 // -- the connection -------------------------------------------------------------------
@@ -115,7 +118,11 @@ function connect() {
     else if (tableId) send({ type: "sync", table: tableId });
     else send({ type: "lobby" });
   };
-  socket.onclose = () => { notice(t("web_disconnected")); setTimeout(connect, 1000); };
+  socket.onclose = () => {
+    if (loggingOut) return;  // the server closes a logged-out session's sockets
+    notice(t("web_disconnected"));
+    setTimeout(connect, 1000);
+  };
 }
 // An invite link opened in a tab already on the platform: only the hash changes.
 window.addEventListener("hashchange", () => {
@@ -1087,6 +1094,7 @@ $("lang").onchange = async () => {
   await loadTexts($("lang").value);
   await loadRuleOptions();
   renderLobby();
+  if (me?.player) showAccount();
   if (shown) drawTable(shown, {});
 };
 $("deck").onchange = () => { deck = $("deck").value; localStorage.setItem("rebelote-deck", deck); if (shown) drawTable(shown, {}); };
@@ -1102,6 +1110,66 @@ $("guest").onclick = async () => {
   start();
 };
 
+// -- accounts: log in, create one (a guest's keeps its games), log out ----------------
+function refusalText(refusal) {
+  const key = `web_refused_${refusal.code}`;
+  if (refusal.code === "too_many") return t(key, { n: Math.ceil(refusal.retry_after || 1) });
+  return has(key) ? t(key) : refusal.error;
+}
+async function post(url, body) {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify(body) });
+  return { ok: res.ok, body: await res.json().catch(() => ({ code: "", error: `HTTP ${res.status}` })) };
+}
+/** The name and password of a form sent to `url`: the answer, or null once the refusal
+ * is shown under the form. */
+async function sendCredentials(form, url) {
+  const [name, password, error] = ["name", "password", "error"].map((x) => $(`${form}-${x}`));
+  if (!name.value.trim() || !password.value) { error.textContent = t("web_account_fill"); return null; }
+  error.textContent = "";
+  const got = await post(url, { name: name.value, password: password.value });
+  if (!got.ok) { error.textContent = refusalText(got.body); return null; }
+  password.value = "";
+  return got.body;
+}
+function showAccount() {
+  const initial = document.createElement("span");  // a phone shows the initial alone
+  initial.className = "initial";
+  initial.textContent = [...me.nickname][0].toLocaleUpperCase(lang);
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = me.nickname;
+  $("who").replaceChildren(initial, name);
+  $("who").title = me.nickname;
+  $("account").hidden = false;
+  $("account-state").textContent = t(me.account ? "web_signed_account" : "web_signed_guest", { name: me.nickname });
+  for (const id of ["keep-form", "logout-warning"]) $(id).hidden = !!me.account;
+  $("logout-all").hidden = !me.account;
+  if (!me.account && !$("keep-name").value) $("keep-name").value = me.nickname;
+}
+async function logout(everywhere) {
+  loggingOut = true;
+  await post("/api/logout", { everywhere });
+  location.replace("/");
+}
+$("account-form").onsubmit = async (event) => {
+  event.preventDefault();
+  if (await sendCredentials("account", "/api/login")) start();
+};
+$("register").onclick = async () => { if (await sendCredentials("account", "/api/register")) start(); };
+$("keep-form").onsubmit = async (event) => {  // a guest's account: same player, games kept
+  event.preventDefault();
+  const got = await sendCredentials("keep", "/api/register");
+  if (!got) return;
+  me = { ...me, ...got, account: true };
+  showAccount();
+  $("account").open = false;
+  notice(t("web_account_made"));
+  setTimeout(() => { if ($("notice").textContent === t("web_account_made")) notice(""); }, 6000);
+};
+$("logout").onclick = () => logout(false);
+$("logout-all").onclick = () => logout(true);
+
 async function start() {
   const res = await fetch("/api/session");
   me = res.ok ? await res.json() : { player: null };
@@ -1110,7 +1178,7 @@ async function start() {
     $("signin").hidden = false;
     return;
   }
-  $("who").textContent = me.nickname;
+  showAccount();
   $("signin").hidden = true;
   if (!tableId) $("lobby").hidden = false;
   connect();
