@@ -148,8 +148,10 @@ def step(page: Any, bid: bool = False, dismiss: bool = True) -> str:
 
 
 def create(page: Any, preset: str = "classic", hands: int | None = None,
-           wait: bool = False, private: bool = False) -> None:
+           wait: bool = False, private: bool = False, timer: int | None = None) -> None:
     page.select_option("#preset", preset)
+    if timer is not None:
+        page.select_option("#timer", str(timer))
     if hands is not None:
         page.click("#more-rules summary")
         page.fill("[data-option=hands_limit]", str(hands))
@@ -934,6 +936,35 @@ def test_a_guest_keeps_its_games_in_an_account_and_signs_in_again(
         # the two refusals are the only errors (Chromium logs a refused request)
         assert [e.split("status of ")[-1] for e in page.errors] == [
             "400 (Bad Request)", "401 (Unauthorized)"], page.errors
+        browser.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_turn_timer_counts_down_beside_a_drawn_stopwatch(server: str, size: str) -> None:
+    """A table with a 30 s turn timer: the seat whose turn it is shows the seconds left,
+    going down, after a stopwatch drawn in CSS (the ⏱ sign of before was an empty box:
+    no font of Debian's Chromium has it)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser, DESKTOP if size == "desktop" else PHONE)
+        guest(page, server, f"Tim{size}")
+        create(page, "classic", timer=30)
+        page.wait_for_function(HAND_SHOWN)
+        page.wait_for_selector("#seat-south .countdown")
+        first = page.inner_text("#seat-south .countdown")
+        assert re.fullmatch(r"(30|29|28|27) s", first), first
+        assert "⏱" not in first
+        mask = page.eval_on_selector("#seat-south .countdown", "e => [getComputedStyle(e, "
+                                     "'::before').maskImage || getComputedStyle(e, '::before')"
+                                     ".webkitMaskImage, getComputedStyle(e, '::before').width]")
+        assert "svg" in mask[0] and float(mask[1].removesuffix("px")) > 8, mask
+        page.wait_for_timeout(2600)
+        later = page.inner_text("#seat-south .countdown")
+        assert int(later.split()[0]) < int(first.split()[0]), (first, later)
+        shot(page, f"timer-{size}")
+        assert page.errors == []
         browser.close()
 
 

@@ -614,7 +614,7 @@ function act(action) {
 function tickCountdown() {
   for (const el of document.querySelectorAll(".countdown")) {
     const left = Math.max(0, Number(el.dataset.left) - (performance.now() - timerAt) / 1000);
-    el.textContent = `⏱ ${t("web_seconds", { n: Math.ceil(left) })}`;
+    el.textContent = t("web_seconds", { n: Math.ceil(left) });  // after a stopwatch (CSS)
     el.classList.toggle("late", left < 10);
   }
 }
