@@ -968,6 +968,38 @@ def test_the_turn_timer_counts_down_beside_a_drawn_stopwatch(server: str, size: 
         browser.close()
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_sans_atout_and_tout_atout_are_said_in_words_in_the_bidding_box(
+        server: str, size: str) -> None:
+    """A coinche table with SA and TA bids: their buttons say "no trumps" / "all
+    trumps" under the sign (before, an English reader had a hover title only, which a
+    phone never shows), and the box still fits the screen on a phone."""
+    from playwright.sync_api import sync_playwright
+
+    viewport = DESKTOP if size == "desktop" else PHONE
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser, viewport, is_mobile=size == "phone", has_touch=size == "phone")
+        guest(page, server, f"Sam{size}")
+        page.select_option("#preset", "coinche")
+        page.click("#more-rules summary")
+        page.select_option("[data-option=auction_no_trump]", label="yes")
+        page.select_option("[data-option=auction_all_trump]", label="yes")
+        page.click("#create")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_selector("#bidbox .suits button[data-call$=SA]", timeout=120_000)
+        words = page.eval_on_selector_all(
+            "#bidbox .suits button", "e => e.map(x => x.innerText.replace(/\\s+/g, ' '))")
+        assert words[-2:] == ["SA no trumps", "TA all trumps"], words
+        assert words[:4] == ["♠", "♥", "♦", "♣"], words
+        if size == "phone":
+            box = page.locator("#bidbox").bounding_box()
+            assert box and box["y"] + box["height"] <= viewport["height"]
+        shot(page, f"sa-ta-{size}")
+        assert page.errors == []
+        browser.close()
+
+
 def test_the_statistics_page_says_why_a_table_is_empty(server: str) -> None:
     """The statistics page without figures to show: a visitor is told to sign in (an
     empty "you" table was shown), a new guest that no game is finished yet, an empty

@@ -131,6 +131,8 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_bid": ("Bid", "Annoncer", "Apostar"),
     "web_no_trumps": ("SA (no trumps)", "SA (sans atout)", "SA (sin triunfo)"),
     "web_all_trumps": ("TA (all trumps)", "TA (tout atout)", "TA (todo triunfo)"),
+    "web_no_trumps_caption": ("no trumps", "sans atout", "sin triunfo"),
+    "web_all_trumps_caption": ("all trumps", "tout atout", "todo triunfo"),
     "web_capot_bid": ("capot", "capot", "capot"),
     "web_retourne": ("retourne", "retourne", "retourne"),
     "web_take_suit": ("take {suit}", "prendre à {suit}", "tomar a {suit}"),

@@ -559,7 +559,12 @@ function drawBidbox(s, mine) {
     for (const m of bids.filter((x) => x[1] === stepValue)) {
       const b = btn(SYMBOL[m[2]], m[0], "suit");
       b.setAttribute("aria-label", `${t("web_bid")} ${callText(s, m[0])}`);
-      if (m[2] === "SA" || m[2] === "TA") b.title = t(m[2] === "SA" ? "web_no_trumps" : "web_all_trumps");
+      if (m[2] === "SA" || m[2] === "TA") {  // said in words below the sign (a title shows on hover only)
+        const words = document.createElement("small");
+        words.textContent = t(m[2] === "SA" ? "web_no_trumps_caption" : "web_all_trumps_caption");
+        b.append(words);
+        b.classList.add("worded");
+      }
       if ("HD".includes(m[2])) b.classList.add("red");
       suits.append(b);
     }

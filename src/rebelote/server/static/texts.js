@@ -57,9 +57,10 @@ export function callText(call, scoring) {
 }
 
 /** A call as its button in the bidding box says it: "take ♠" (the `retourne`'s suit)
- * rather than "take (je prends)". */
+ * rather than "take (je prends)"; "take SA (no trumps)". */
 export function callLabel(call, scoring, retourne) {
   if (call === "take" && retourne) return t("web_take_suit", { suit: SYMBOL[retourne.slice(-1)] });
+  if (call === "SA" || call === "TA") return t("web_take_suit", { suit: t(call === "SA" ? "web_no_trumps" : "web_all_trumps") });
   if (call in SYMBOL) return t("web_take_suit", { suit: SYMBOL[call] });
   return callText(call, scoring);
 }
