@@ -331,7 +331,8 @@ def test_the_pages_get_the_catalog_compressed_files_and_a_favicon(tmp_path: Path
     texts = client.get("/api/texts?lang=es").json()
     assert texts["texts"]["web_create"] == "Crear la mesa"
     assert texts["decks"]["german"]["KH"] == "K❤" and texts["decks"]["french"]["KH"] == "R♥"
-    assert client.get("/api/session").json() == {"player": None, "nickname": None}
+    assert client.get("/api/session").json() == {"player": None, "nickname": None,
+                                                  "account": False}
     sprite = client.get("/static/cards/svg-cards.svg", headers={"accept-encoding": "gzip"})
     assert sprite.headers["content-encoding"] == "gzip"
     assert "max-age=604800" in sprite.headers["cache-control"]
