@@ -314,12 +314,17 @@ def test_a_game_to_its_end_and_a_rematch(server: str) -> None:
         replay = new_page(browser)  # the replay, on the table's drawing, with the names
         replay.goto(server + (page.get_attribute("#replay", "href") or ""))
         replay.wait_for_selector("#hand-no option", state="attached")
+        # before the first trick, each side's eight cards in one row (they wrapped 7 + 1)
+        rows = replay.eval_on_selector_all(
+            "#seat-west .up-cards .card, #seat-east .up-cards .card",
+            "e => e.map(x => Math.round(x.getBoundingClientRect().top))")
         for _ in range(8):
             replay.click("#next")
         hand = replay.evaluate("fetch(location.pathname.replace('/replay', '') + "
                                "'/api/tables/' + new URLSearchParams(location.search).get('table')"
                                " + '/history').then(r => r.json())")
         if hand["hands"][0]["tricks"]:
+            assert len(rows) == 16 and len(set(rows)) == 1, rows
             assert replay.locator("#trick .card").count() == 4
             assert "Ana" in replay.inner_text("#felt")
             assert replay.inner_text("#result").strip()
