@@ -607,6 +607,9 @@ def test_a_french_page_has_no_english_words(server: str) -> None:
         for text in texts:
             for word in FRENCH_FORBIDDEN:
                 assert not re.search(rf"\b{re.escape(word)}\b", text), (word, text)
+            # French puts a space before a colon ("Contrat : …"; the lobby's changed rules
+            # and the hint's reserve read "réserve: …")
+            assert not re.search(r"\w:\s", text), re.findall(r".{0,30}\w:\s.{0,20}", text)
         assert "Contrat" in texts[3] or "enchères" in texts[3]  # the table, reloaded
         browser.close()
 
@@ -1002,6 +1005,36 @@ def test_sans_atout_and_tout_atout_are_said_in_words_in_the_bidding_box(
             assert box and box["y"] + box["height"] <= viewport["height"]
         shot(page, f"sa-ta-{size}")
         assert page.errors == []
+        browser.close()
+
+
+def test_a_french_lobby_writes_a_tables_changed_rules_with_french_colons(
+        server: str) -> None:
+    """A table whose rules differ from its preset's, in a French lobby: each changed rule
+    reads "annonces : oui" (it was "annonces: oui", the English colon)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        ana = new_page(browser)
+        guest(ana, server, "Ana")
+        ana.select_option("#preset", "contree")
+        ana.click("#more-rules summary")
+        ana.select_option("[data-option=announcements]", label="yes")
+        ana.check("#wait")
+        ana.click("#create")
+        ana.wait_for_selector("#table:not([hidden])")
+        zoe = new_page(browser)
+        zoe.goto(server)
+        zoe.select_option("#lang", "fr")
+        zoe.wait_for_function("document.querySelector('#guest').innerText === 'Jouer en invité'")
+        zoe.fill("#nickname", "Zoé")
+        zoe.click("#guest")
+        zoe.wait_for_selector("#tables li[data-table]")
+        entry = zoe.inner_text("#tables li[data-table]")
+        assert re.search(r"\w \S+ : oui", entry.replace("\u00a0", " ")), entry
+        assert not re.search(r"\w: ", entry), entry
+        assert ana.errors == [] and zoe.errors == []
         browser.close()
 
 

@@ -713,7 +713,7 @@ function summary(s, h, timeout) {
   }
   if (!h.void) parts.push(summaryRows(s, h));
   for (const line of termLines(s, h)) parts.push(Object.assign(document.createElement("p"), { className: "terms", textContent: line }));
-  if (h.reserve) parts.push(Object.assign(document.createElement("p"), { textContent: `${t("web_reserve")}: ${h.reserve}` }));
+  if (h.reserve) parts.push(Object.assign(document.createElement("p"), { textContent: t("web_label_value", { label: t("web_reserve"), value: h.reserve }) }));
   const anns = (h.announcements || []).filter((a) => a.cards);
   if (anns.length) {
     const p = document.createElement("p");
@@ -950,7 +950,7 @@ function renderLobby() {
     li.dataset.table = tb.table;
     const head = document.createElement("div");
     head.className = "what";
-    const changed = Object.entries(tb.rules || {}).map(([k, v]) => `${has("opt_" + k) ? t("opt_" + k) : k}: ${valueText(v)}`);
+    const changed = Object.entries(tb.rules || {}).map(([k, v]) => t("web_label_value", { label: has("opt_" + k) ? t("opt_" + k) : k, value: valueText(v) }));
     head.textContent = `${presetName(tb.preset)} · ${tb.target}` + (changed.length ? ` (${changed.join(", ")})` : "");
     const who = document.createElement("div");
     who.className = "who";
