@@ -880,18 +880,16 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         except Busy as exc:
             return _json_error(503, "busy", str(exc))
         current = await who(request)
-        kept: bool | None = None
-        if current is not None:  # a guest's account keeps its tables, history, rating
-            kept = await asyncio.to_thread(store.guest_to_account, current[0], name,
-                                           hashed, name_key(name))
-        if kept is None:
+        # a guest's account is the guest itself: its tables, history and rating kept
+        kept = None if current is None else await asyncio.to_thread(
+            store.guest_to_account, current[0], name, hashed, name_key(name))
+        if kept is not None and current is not None:
+            account, stored = current[0], kept
+        else:  # nobody signed in, or an account already: a new account
             account = "acct-" + secrets.token_hex(6)
-            if not await asyncio.to_thread(store.add_account, account, name, hashed,
-                                           name_key(name)):
-                kept = False
-        else:
-            account = current[0] if current is not None else ""
-        if kept is False:
+            stored = await asyncio.to_thread(store.add_account, account, name, hashed,
+                                             name_key(name))
+        if not stored:
             return _json_error(409, "name_taken",
                                f"the name {name!r} (or one that looks the same) is taken")
         return await sign_in(request, account, name)
