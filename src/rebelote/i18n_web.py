@@ -394,8 +394,10 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_account_name": ("Name", "Nom", "Nombre"),
     "web_password": ("Password", "Mot de passe", "Contraseña"),
     "web_password_rule": ("A new password: 10 characters or more, not a common one.",
-                          "Un nouveau mot de passe : 10 caractères ou plus, pas un courant.",
-                          "Una contraseña nueva: 10 caracteres o más, no una común."),
+                          "Un nouveau mot de passe : 10 caractères ou plus, et pas un des "
+                          "plus courants.",
+                          "Una contraseña nueva: 10 caracteres o más, y no de las más "
+                          "comunes."),
     "web_login": ("Log in", "Se connecter", "Entrar"),
     "web_register": ("Create an account", "Créer un compte", "Crear una cuenta"),
     "web_create_account": ("Create the account", "Créer le compte", "Crear la cuenta"),
