@@ -148,13 +148,19 @@ def step(page: Any, bid: bool = False, dismiss: bool = True) -> str:
 
 
 def create(page: Any, preset: str = "classic", hands: int | None = None,
-           wait: bool = False, private: bool = False, timer: int | None = None) -> None:
+           wait: bool = False, private: bool = False, timer: int | None = None,
+           rules: dict[str, str] | None = None) -> None:
+    """A new table from the lobby; ``rules``: more rules, each option's value by the
+    label its select shows ("yes")."""
     page.select_option("#preset", preset)
     if timer is not None:
         page.select_option("#timer", str(timer))
-    if hands is not None:
+    if hands is not None or rules:
         page.click("#more-rules summary")
+    if hands is not None:
         page.fill("[data-option=hands_limit]", str(hands))
+    for option, value in (rules or {}).items():
+        page.select_option(f"[data-option={option}]", label=value)
     if wait:
         page.check("#wait")
     if private:
@@ -936,6 +942,11 @@ def test_a_guest_keeps_its_games_in_an_account_and_signs_in_again(
         page.click("#login")
         page.wait_for_function("document.getElementById('account-error').textContent")
         assert page.inner_text("#account-error") == "Nom ou mot de passe incorrect."
+        page.fill("#nickname", f"GUSTAVE {size}")  # the account's name, as a guest's
+        page.click("#guest")
+        page.wait_for_function("document.getElementById('signin-error').textContent")
+        assert page.inner_text("#signin-error") == (
+            "Ce nom (ou un nom qui lui ressemble) est déjà pris.")
         page.fill("#account-password", "tapis vert 42")
         page.press("#account-password", "Enter")
         page.wait_for_selector("#lobby:not([hidden])")
@@ -943,7 +954,7 @@ def test_a_guest_keeps_its_games_in_an_account_and_signs_in_again(
         assert f"Gustave {size}" in page.inner_text(f"#mine li[data-table='{table}']")
         # the two refusals are the only errors (Chromium logs a refused request)
         assert [e.split("status of ")[-1] for e in page.errors] == [
-            "400 (Bad Request)", "401 (Unauthorized)"], page.errors
+            "400 (Bad Request)", "401 (Unauthorized)", "409 (Conflict)"], page.errors
         browser.close()
 
 
@@ -989,12 +1000,7 @@ def test_sans_atout_and_tout_atout_are_said_in_words_in_the_bidding_box(
         browser = launch(p)
         page = new_page(browser, viewport, is_mobile=size == "phone", has_touch=size == "phone")
         guest(page, server, f"Sam{size}")
-        page.select_option("#preset", "coinche")
-        page.click("#more-rules summary")
-        page.select_option("[data-option=auction_no_trump]", label="yes")
-        page.select_option("[data-option=auction_all_trump]", label="yes")
-        page.click("#create")
-        page.wait_for_selector("#table:not([hidden])")
+        create(page, "coinche", rules={"auction_no_trump": "yes", "auction_all_trump": "yes"})
         page.wait_for_selector("#bidbox .suits button[data-call$=SA]", timeout=120_000)
         words = page.eval_on_selector_all(
             "#bidbox .suits button", "e => e.map(x => x.innerText.replace(/\\s+/g, ' '))")
@@ -1018,12 +1024,7 @@ def test_a_french_lobby_writes_a_tables_changed_rules_with_french_colons(
         browser = launch(p)
         ana = new_page(browser)
         guest(ana, server, "Ana")
-        ana.select_option("#preset", "contree")
-        ana.click("#more-rules summary")
-        ana.select_option("[data-option=announcements]", label="yes")
-        ana.check("#wait")
-        ana.click("#create")
-        ana.wait_for_selector("#table:not([hidden])")
+        create(ana, "contree", wait=True, rules={"announcements": "yes"})
         zoe = new_page(browser)
         zoe.goto(server)
         zoe.select_option("#lang", "fr")

@@ -155,7 +155,13 @@ function sit(seat) {
   send({ type: "join", table: tableId, seat, ...(invite ? { invite } : {}) });
 }
 function send(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
-function notice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
+/** The notice line says `text` (none: hidden); for `forMs` only, if given, unless
+ * another text replaced it meanwhile. */
+function notice(text, forMs = 0) {
+  $("notice").textContent = text;
+  $("notice").hidden = !text;
+  if (forMs) setTimeout(() => { if ($("notice").textContent === text) notice(""); }, forMs);
+}
 
 function receive(m) {
   if (m.type === "error") {
@@ -192,8 +198,7 @@ function receive(m) {
   if (m.type === "hint") { showHint(m); return; }
   if (m.type === "chat") { chatLine(m); return; }
   if (m.type === "timeout") {  // said where the table's redraw does not wipe it
-    notice(t("web_bot_played_for_you"));
-    setTimeout(() => { if ($("notice").textContent === t("web_bot_played_for_you")) notice(""); }, 6000);
+    notice(t("web_bot_played_for_you"), 6000);
     return;
   }
   if (m.type === "state") {
@@ -1105,13 +1110,8 @@ $("lang").onchange = async () => {
 $("deck").onchange = () => { deck = $("deck").value; localStorage.setItem("rebelote-deck", deck); if (shown) drawTable(shown, {}); };
 $("pace").onchange = () => { pace = Number($("pace").value); localStorage.setItem("rebelote-pace", String(pace)); };
 $("guest").onclick = async () => {
-  const res = await fetch("/api/guest", { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ nickname: $("nickname").value }) });
-  if (!res.ok) {
-    const refusal = await res.json();
-    $("signin-error").textContent = has(`web_refused_${refusal.code}`) ? t(`web_refused_${refusal.code}`) : refusal.error;
-    return;
-  }
+  const got = await post("/api/guest", { nickname: $("nickname").value });
+  if (!got.ok) { $("signin-error").textContent = refusalText(got.body); return; }
   start();
 };
 
@@ -1169,8 +1169,7 @@ $("keep-form").onsubmit = async (event) => {  // a guest's account: same player,
   me = { ...me, ...got, account: true };
   showAccount();
   $("account").open = false;
-  notice(t("web_account_made"));
-  setTimeout(() => { if ($("notice").textContent === t("web_account_made")) notice(""); }, 6000);
+  notice(t("web_account_made"), 6000);
 };
 $("logout").onclick = () => logout(false);
 $("logout-all").onclick = () => logout(true);
