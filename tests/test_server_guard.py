@@ -578,6 +578,112 @@ def test_sessions_are_revoked_at_logout_and_everywhere(tmp_path: Path) -> None:
                 ws.receive_json()  # the other browser's socket is closed
 
 
+def test_a_new_password_needs_the_old_one_and_logs_out_the_other_browsers(
+        tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    app = _app(tmp_path)
+    with TestClient(app) as one, TestClient(app) as two, TestClient(app) as guest:
+        assert one.post("/api/password", json={"password": "x", "new": "y"}).status_code == 401
+        _guest(guest, "Bea")
+        refused = guest.post("/api/password", json={"password": "a", "new": "tapis vert 42"})
+        assert (refused.status_code, refused.json()["code"]) == (403, "not_an_account")
+        one.post("/api/register", json={"name": "Chloé", "password": "a long phrase 1"})
+        two.post("/api/login", json={"name": "Chloé", "password": "a long phrase 1"})
+        cases = [({"password": "a long phrase 2", "new": "tapis vert 42"}, 401,
+                  "wrong_current_password"),
+                 ({"password": "a long phrase 1", "new": "password123"}, 400, "password_common"),
+                 ({"password": "a long phrase 1", "new": "short"}, 400, "password_length"),
+                 ({"password": "a long phrase 1", "new": "a long phrase 1"}, 400,
+                  "password_same"),
+                 ({"password": "a long phrase 1", "new": 12}, 400, "bad_request"),
+                 ({"password": "a long phrase 1"}, 400, "bad_request")]
+        for body, status, code in cases:
+            res = one.post("/api/password", json=body)
+            assert (res.status_code, res.json()["code"]) == (status, code), body
+        assert two.get("/api/me").status_code == 200  # nothing changed yet
+        with one.websocket_connect("/ws") as mine, two.websocket_connect("/ws") as theirs:
+            mine.send_json({"type": "lobby"})  # the player's answer, heard in each tab
+            assert [s.receive_json()["type"] for s in (mine, theirs)] == ["lobby", "lobby"]
+            ok = one.post("/api/password", json={"password": "a long phrase 1",
+                                                 "new": "tapis vert 42"})
+            assert ok.status_code == 200
+            with pytest.raises(WebSocketDisconnect):
+                theirs.receive_json()  # the other browser's socket is closed
+            mine.send_json({"type": "lobby"})
+            assert mine.receive_json()["type"] == "lobby"  # this one goes on
+        assert one.get("/api/me").status_code == 200
+        assert two.get("/api/me").status_code == 401
+        assert two.post("/api/login", json={"name": "Chloé",
+                                            "password": "a long phrase 1"}).status_code == 401
+        assert two.post("/api/login", json={"name": "chloé",
+                                            "password": "tapis vert 42"}).status_code == 200
+
+
+def test_wrong_passwords_for_a_new_password_are_throttled_as_logins(tmp_path: Path) -> None:
+    with TestClient(_app(tmp_path)) as client:
+        client.post("/api/register", json={"name": "Dora", "password": "a long phrase 1"})
+        codes = [client.post("/api/password", json={"password": f"guess {n}",
+                                                     "new": "tapis vert 42"}).json()["code"]
+                 for n in range(8)]
+        assert codes[0] == "wrong_current_password" and codes[-1] == "too_many"
+        res = client.post("/api/login", json={"name": "Dora", "password": "a long phrase 1"})
+        assert res.status_code == 429  # the name's throttle is the login's
+
+
+def test_a_closed_account_cannot_log_in_and_its_name_stays_taken(tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    app = _app(tmp_path)
+    with TestClient(app) as one, TestClient(app) as two, TestClient(app) as other:
+        player = one.post("/api/register", json={"name": "Élise",
+                                                 "password": "a long phrase 1"}).json()["player"]
+        with one.websocket_connect("/ws") as ws:
+            table = None
+            ws.send_json({"type": "create", "preset": "classic"})
+            table = _next(ws, "created")["table"]
+        two.post("/api/login", json={"name": "Élise", "password": "a long phrase 1"})
+        wrong = one.post("/api/close-account", json={"password": "a long phrase 2"})
+        assert (wrong.status_code, wrong.json()["code"]) == (401, "wrong_current_password")
+        assert one.get("/api/me").status_code == 200
+        with two.websocket_connect("/ws") as theirs:
+            theirs.send_json({"type": "lobby"})
+            assert theirs.receive_json()["type"] == "lobby"
+            assert one.post("/api/close-account",
+                            json={"password": "a long phrase 1"}).status_code == 200
+            with pytest.raises(WebSocketDisconnect):
+                theirs.receive_json()
+        assert one.get("/api/me").status_code == 401 and two.get("/api/me").status_code == 401
+        res = one.post("/api/login", json={"name": "Élise", "password": "a long phrase 1"})
+        assert (res.status_code, res.json()["code"]) == (401, "wrong_password")
+        for taker in ("Élise", "ÉLISE"):
+            assert other.post("/api/guest", json={"nickname": taker}).status_code == 409
+            assert other.post("/api/register", json={"name": taker, "password":
+                                                     "tapis vert 42"}).status_code == 409
+        seats = [t["seats"] for t in other.get("/api/tables").json() if t["table"] == table]
+        assert seats and "Élise" in seats[0]  # the name stays on its table
+        assert app.state.service.store.account_name(player) is None
+
+
+def test_a_guest_s_cookie_ends_when_it_becomes_an_account(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    with TestClient(app) as client:
+        guest = _guest(client, "Fanny")
+        with client.websocket_connect("/ws") as ws:
+            old = dict(client.cookies)
+            res = client.post("/api/register", json={"name": "Fanny", "password":
+                                                     "tapis vert 42"})
+            assert res.status_code == 200 and res.json()["player"] == guest
+            ws.send_json({"type": "lobby"})
+            assert ws.receive_json()["type"] == "lobby"  # its socket goes on
+            client.post("/api/password", json={"password": "tapis vert 42",
+                                               "new": "tapis vert 43"})
+            ws.send_json({"type": "lobby"})
+            assert ws.receive_json()["type"] == "lobby"  # still this browser's
+        assert client.get("/api/me").json()["player"] == guest
+        assert TestClient(app, cookies=old).get("/api/me").status_code == 401
+
+
 # -- smaller points ----------------------------------------------------------------------
 
 def test_private_tables_bots_seats_and_errors(tmp_path: Path) -> None:

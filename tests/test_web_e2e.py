@@ -959,6 +959,84 @@ def test_a_guest_keeps_its_games_in_an_account_and_signs_in_again(
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_an_account_changes_its_password_then_closes_from_its_menu(
+        server: str, size: str) -> None:
+    """The account menu's new password and closing (the API had neither): a wrong
+    current password and a common new one are refused in words; the change logs out the
+    other browser, whose page says why at the sign-in (it tried to reconnect forever);
+    closing from there ends both and the name can no longer log in."""
+    from playwright.sync_api import sync_playwright
+
+    viewport = DESKTOP if size == "desktop" else PHONE
+    name = f"Hortense {size}"
+    with sync_playwright() as p:
+        browser = launch(p)
+        one, two = new_page(browser, viewport), new_page(browser, viewport)
+        for page, url in ((one, "/api/register"), (two, "/api/login")):
+            page.goto(server)
+            page.wait_for_selector("#signin:not([hidden])")
+            page.fill("#account-name", name)
+            page.fill("#account-password", "tapis vert 42")
+            page.click("#register" if url.endswith("register") else "#login")
+            page.wait_for_selector("#lobby:not([hidden])")
+        assert two.inner_text("#who").strip().endswith(name) or size == "phone"
+        one.click("#who")
+        assert one.is_visible("#password-box") and one.is_visible("#close-box")
+        one.click("#password-box > summary")
+        if size == "phone":
+            heights = one.eval_on_selector_all(  # (a closed part's fields have an offsetParent)
+                "#account input, #account button, #account .account-part > summary",
+                "e => e.filter(x => x.checkVisibility())"
+                ".map(x => x.getBoundingClientRect().height)")
+            assert len(heights) == 7 and min(heights) >= 32, heights
+        one.fill("#password-current", "tapis vert 41")
+        one.fill("#password-new", "tapis vert 43")
+        one.click("#password-form button.primary")
+        one.wait_for_function("document.getElementById('password-error').textContent")
+        assert one.inner_text("#password-error") == "Wrong password."
+        one.fill("#password-current", "tapis vert 42")
+        one.fill("#password-new", "password123")
+        one.click("#password-form button.primary")
+        one.wait_for_function("document.getElementById('password-error').textContent"
+                              ".includes('common')")
+        one.fill("#password-new", "tapis vert 43")
+        one.click("#password-form button.primary")
+        one.wait_for_selector("#notice:not([hidden])")
+        assert "other browsers are logged out" in one.inner_text("#notice")
+        two.wait_for_selector("#signin:not([hidden])")  # sent to the sign-in, told why
+        assert "logged out from another browser" in two.inner_text("#notice")
+        shot(two, f"session-ended-{size}")
+        assert one.is_visible("#lobby") and not one.is_visible("#signin")
+        two.select_option("#lang", "fr")
+        two.wait_for_function("document.getElementById('login').textContent === 'Se connecter'")
+        two.fill("#account-name", name)
+        two.fill("#account-password", "tapis vert 43")
+        two.press("#account-password", "Enter")
+        two.wait_for_selector("#lobby:not([hidden])")
+        two.click("#who")
+        two.click("#close-box > summary")
+        assert "robot prend votre place" in two.inner_text("#close-form")
+        shot(two, f"close-account-{size}")
+        two.fill("#close-password", "tapis vert 42")
+        two.click("#close-form button.danger")
+        two.wait_for_function("document.getElementById('close-error').textContent")
+        assert two.inner_text("#close-error") == "Mot de passe incorrect."
+        two.fill("#close-password", "tapis vert 43")
+        two.click("#close-form button.danger")
+        two.wait_for_selector("#signin:not([hidden])")
+        one.wait_for_selector("#signin:not([hidden])")  # the other browser too
+        two.fill("#account-name", name)
+        two.fill("#account-password", "tapis vert 43")
+        two.press("#account-password", "Enter")
+        two.wait_for_function("document.getElementById('account-error').textContent")
+        assert two.inner_text("#account-error") == "Nom ou mot de passe incorrect."
+        for page in (one, two):  # the refused requests are the only errors
+            assert all(e.split("status of ")[-1] in ("400 (Bad Request)", "401 (Unauthorized)")
+                       for e in page.errors), page.errors
+        browser.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_turn_timer_counts_down_beside_a_drawn_stopwatch(server: str, size: str) -> None:
     """A table with a 30 s turn timer: the seat whose turn it is shows the seconds left,
     going down, after a stopwatch drawn in CSS (the ⏱ sign of before was an empty box:

@@ -425,6 +425,50 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
         "Un invitado que sale no puede volver: cree antes una cuenta para conservar sus "
         "partidas."),
     "web_account_menu": ("Your account", "Votre compte", "Su cuenta"),
+    "web_change_password": ("Change the password", "Changer le mot de passe",
+                            "Cambiar la contraseña"),
+    "web_current_password": ("Current password", "Mot de passe actuel", "Contraseña actual"),
+    "web_new_password": ("New password", "Nouveau mot de passe", "Contraseña nueva"),
+    "web_change": ("Change", "Changer", "Cambiar"),
+    "web_passwords_fill": ("Enter your current password and the new one.",
+                           "Entrez votre mot de passe actuel et le nouveau.",
+                           "Escriba su contraseña actual y la nueva."),
+    "web_password_fill": ("Enter your password.", "Entrez votre mot de passe.",
+                          "Escriba su contraseña."),
+    "web_password_changed": (
+        "Password changed: your other browsers are logged out.",
+        "Mot de passe changé : vos autres navigateurs sont déconnectés.",
+        "Contraseña cambiada: se ha cerrado la sesión en sus otros navegadores."),
+    "web_close_account": ("Close the account", "Fermer le compte", "Cerrar la cuenta"),
+    "web_close_account_note": (
+        "Nobody can log in with it again. Your name stays on your games and nobody else can "
+        "take it; in a game with other players a bot takes your seat.",
+        "Plus personne ne pourra s'y connecter. Votre nom reste sur vos parties et personne "
+        "d'autre ne peut le prendre ; dans une partie avec d'autres joueurs, un robot prend "
+        "votre place.",
+        "Nadie podrá volver a entrar con ella. Su nombre queda en sus partidas y nadie más "
+        "puede tomarlo; en una partida con otros jugadores, un bot ocupa su plaza."),
+    "web_close_for_good": ("Close it for good", "Le fermer pour de bon",
+                           "Cerrarla para siempre"),
+    "web_refused_password_same": ("The new password is the current one.",
+                                  "Le nouveau mot de passe est l'actuel.",
+                                  "La contraseña nueva es la actual."),
+    "web_refused_wrong_current_password": ("Wrong password.", "Mot de passe incorrect.",
+                                           "Contraseña incorrecta."),
+    "web_session_ended": (
+        "You were logged out from another browser (log out everywhere, a new password, "
+        "or the account closed).",
+        "Vous avez été déconnecté depuis un autre navigateur (déconnexion partout, nouveau "
+        "mot de passe ou compte fermé).",
+        "Se cerró su sesión desde otro navegador (salir en todas partes, una contraseña "
+        "nueva o la cuenta cerrada)."),
+    "web_refused_not_signed_in": ("Your session has ended: sign in again.",
+                                  "Votre session a pris fin : reconnectez-vous.",
+                                  "Su sesión ha terminado: vuelva a entrar."),
+    "web_refused_not_an_account": ("A guest has no password: create an account first.",
+                                   "Un invité n'a pas de mot de passe : créez d'abord un "
+                                   "compte.",
+                                   "Un invitado no tiene contraseña: cree antes una cuenta."),
     "web_refused_bad_request": ("A nickname is 1 to 24 characters, with a letter or a digit.",
                                 "Un pseudo fait 1 à 24 caractères, dont une lettre ou un "
                                 "chiffre.", "Un apodo tiene de 1 a 24 caracteres, con una "

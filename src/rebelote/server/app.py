@@ -370,10 +370,21 @@ class Connections:
             except (RuntimeError, WebSocketDisconnect, OSError):
                 self.by_player[player].discard(socket)
 
-    async def close_sessions(self, sessions: set[str] | None, player: str) -> None:
-        """Close the sockets opened with these sessions (None: all of ``player``'s)."""
+    def renew_session(self, player: str, old: str, new: str) -> None:
+        """``player``'s sockets opened with session ``old`` belong to ``new`` (the same
+        browser, given a new cookie)."""
+        for socket in self.by_player.get(player, ()):
+            if self.session_of.get(socket) == old:
+                self.session_of[socket] = new
+
+    async def close_sessions(self, sessions: set[str] | None, player: str,
+                             keep: str | None = None) -> None:
+        """Close the sockets opened with these sessions (None: all of ``player``'s but
+        those of ``keep``)."""
         for socket in list(self.by_player.get(player, ())):
-            if sessions is None or self.session_of.get(socket) in sessions:
+            session = self.session_of.get(socket)
+            if (session in sessions if sessions is not None
+                    else keep is None or session != keep):
                 with contextlib.suppress(Exception):
                     await socket.close(code=4401)
 
@@ -892,13 +903,20 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         if not stored:
             return _json_error(409, "name_taken",
                                f"the name {name!r} (or one that looks the same) is taken")
-        return await sign_in(request, account, name)
+        old = request.session.get("sid")
+        answer = await sign_in(request, account, name)
+        if kept and isinstance(old, str):  # the guest's cookie ends with the guest
+            await asyncio.to_thread(store.revoke_sessions, token=old)
+            session_cache.pop(old, None)
+            connections.renew_session(account, old, str(request.session["sid"]))
+        return answer
 
-    async def login(request: Request) -> Response:
-        got = await credentials(request, new=False)
-        if isinstance(got, Response):
-            return got
-        name, password = got
+    async def verified(request: Request, name: str, password: str
+                       ) -> tuple[str, str] | Response:
+        """(account id, password hash) if ``password`` is the account ``name``'s, else
+        the refusal: wrong passwords throttled per name and per address, an unknown name
+        costing the same verification as a wrong password (login, a new password,
+        closing the account)."""
         key = name_key(name)
         address = "addr:" + (request.client.host if request.client else "?")
         wait = throttle.wait("name:" + key, address)
@@ -921,7 +939,6 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             if not dummy_hash:
                 dummy_hash.append(await work.run("auth", hasher.hash,
                                                  secrets.token_hex(16)))
-            # An unknown name costs the same verification as a wrong password.
             stored_hash = dummy_hash[0] if found is None else found[1]
             await work.run("auth", hasher.verify, stored_hash, password)
             if found is None:
@@ -932,11 +949,95 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         except Busy as exc:
             return _json_error(503, "busy", str(exc))
         throttle.succeeded("name:" + key)
+        return found
+
+    async def login(request: Request) -> Response:
+        got = await credentials(request, new=False)
+        if isinstance(got, Response):
+            return got
+        name, password = got
+        found = await verified(request, name, password)
+        if isinstance(found, Response):
+            return found
         if hasher.check_needs_rehash(found[1]):
             rehashed = await work.run("auth", hasher.hash, password)
             await asyncio.to_thread(store.set_password_hash, found[0], rehashed)
         nickname = await asyncio.to_thread(store.account_name, found[0])
         return await sign_in(request, found[0], nickname or name)
+
+    async def own_account(request: Request, fields: tuple[str, ...]
+                          ) -> tuple[str, str, dict[str, Any]] | Response:
+        """(account id, name, body) of a signed-in account whose body's ``password`` is
+        its password and whose other ``fields`` are texts; else the refusal."""
+        current = await who(request)
+        if current is None:
+            return _json_error(401, "not_signed_in", "sign in first")
+        name = await asyncio.to_thread(store.account_name, current[0])
+        if name is None:
+            return _json_error(403, "not_an_account", "a guest has no password: create "
+                                                      "an account first")
+        try:
+            body = await body_of(request)
+        except ValueError as exc:
+            return _json_error(400, "bad_request", str(exc))
+        if not isinstance(body, dict) or not all(
+                isinstance(body.get(field), str) for field in ("password", *fields)):
+            return _json_error(400, "bad_request", "send a JSON object with "
+                               + " and ".join(("password", *fields)) + " as texts")
+        if not 1 <= len(body["password"]) <= 200:
+            return _json_error(400, "bad_request", "a password is 1 to 200 characters")
+        found = await verified(request, name, body["password"])
+        if isinstance(found, Response) and found.status_code != 401:
+            return found  # too many tries, busy
+        if isinstance(found, Response) or found[0] != current[0]:
+            return _json_error(401, "wrong_current_password", "wrong password")
+        return current[0], name, body
+
+    def forget_sessions(player: str, keep: str | None = None) -> None:
+        """The sessions of ``player`` but ``keep`` out of the cache (revoked: the next
+        request asks the database)."""
+        for sid, (owner, _t) in list(session_cache.items()):
+            if owner == player and sid != keep:
+                del session_cache[sid]
+
+    async def new_password(request: Request) -> Response:
+        """A signed-in account's new password, given its password: every other browser
+        signed in with it is logged out (a stolen session ends with the old password)."""
+        got = await own_account(request, ("new",))
+        if isinstance(got, Response):
+            return got
+        account, _name, body = got
+        try:
+            check_password(body["new"])
+        except Refused as exc:
+            return _json_error(400, exc.code, str(exc))
+        if body["new"] == body["password"]:
+            return _json_error(400, "password_same", "the new password is the old one")
+        try:
+            hashed = await work.run("auth", hasher.hash, body["new"])
+        except Busy as exc:
+            return _json_error(503, "busy", str(exc))
+        sid = request.session.get("sid")
+        keep = sid if isinstance(sid, str) else None
+        await asyncio.to_thread(store.set_password_hash, account, hashed)
+        await asyncio.to_thread(store.revoke_sessions, player=account, keep=keep)
+        forget_sessions(account, keep)
+        await connections.close_sessions(None, account, keep=keep)
+        return JSONResponse({"ok": True})
+
+    async def close_account(request: Request) -> Response:
+        """The signed-in account closed, given its password: nobody can log in with it
+        again, every browser is logged out; its name stays on its games, taken, and at a
+        game in progress a stand-in bot takes the seat as for any player gone."""
+        got = await own_account(request, ())
+        if isinstance(got, Response):
+            return got
+        account = got[0]
+        await asyncio.to_thread(store.close_account, account)
+        forget_sessions(account)
+        await connections.close_sessions(None, account)
+        request.session.clear()
+        return JSONResponse({"ok": True})
 
     async def logout(request: Request) -> Response:
         everywhere = False
@@ -1277,6 +1378,8 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         Route("/api/register", register, methods=["POST"]),
         Route("/api/login", login, methods=["POST"]),
         Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/password", new_password, methods=["POST"]),
+        Route("/api/close-account", close_account, methods=["POST"]),
         Route("/api/me", me),
         Route("/api/session", session),
         Route("/api/texts", texts),

@@ -481,13 +481,25 @@ class Store:
                 out.update({token: player for token, player in session.execute(query)})
         return out
 
-    def revoke_sessions(self, token: str | None = None, player: str | None = None) -> None:
-        """Revoke one session, or every session of ``player``."""
+    def revoke_sessions(self, token: str | None = None, player: str | None = None,
+                        keep: str | None = None) -> None:
+        """Revoke one session, or every session of ``player`` but ``keep``."""
         query = update(SessionRow).values(revoked=True)
         query = (query.where(SessionRow.id == token) if token is not None
                  else query.where(SessionRow.player == player))
+        if keep is not None:
+            query = query.where(SessionRow.id != keep)
         with Session(self.engine) as session, session.begin():
             session.execute(query)
+
+    def close_account(self, account_id: str) -> None:
+        """The account closed: its password and every session gone in one transaction.
+        The player's name stays on its games and stays taken (nobody else can pass for
+        it)."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(delete(AccountRow).where(AccountRow.id == account_id))
+            session.execute(update(SessionRow).values(revoked=True)
+                            .where(SessionRow.player == account_id))
 
     def clear_absences(self, seats: list[tuple[str, int]]) -> None:
         """Clear the stand-in timers of many (table, seat) in one transaction (a

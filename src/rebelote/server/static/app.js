@@ -118,11 +118,22 @@ function connect() {
     else if (tableId) send({ type: "sync", table: tableId });
     else send({ type: "lobby" });
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     if (loggingOut) return;  // the server closes a logged-out session's sockets
+    if (event.code === 4401) { sessionEnded(); return; }  // logged out from elsewhere
     notice(t("web_disconnected"));
     setTimeout(connect, 1000);
   };
+}
+/** The server closed this browser's session (logged out everywhere, a new password, the
+ * account closed, from another browser): the sign-in page says so, not a reconnection
+ * tried forever. */
+async function sessionEnded() {
+  const res = await fetch("/api/session").catch(() => null);
+  const current = res && res.ok ? await res.json() : null;
+  if (!current || current.player) { setTimeout(connect, 1000); return; }
+  sessionStorage.setItem("rebelote-ended", "1");
+  location.replace("/");
 }
 // An invite link opened in a tab already on the platform: only the hash changes.
 window.addEventListener("hashchange", () => {
@@ -1149,7 +1160,8 @@ function showAccount() {
   $("account").hidden = false;
   $("account-state").textContent = t(me.account ? "web_signed_account" : "web_signed_guest", { name: me.nickname });
   for (const id of ["keep-form", "logout-warning"]) $(id).hidden = !!me.account;
-  $("logout-all").hidden = !me.account;
+  for (const id of ["logout-all", "password-box", "close-box"]) $(id).hidden = !me.account;
+  for (const field of document.querySelectorAll("#account .username")) field.value = me.nickname;  // for password managers
   if (!me.account && !$("keep-name").value) $("keep-name").value = me.nickname;
 }
 async function logout(everywhere) {
@@ -1171,6 +1183,27 @@ $("keep-form").onsubmit = async (event) => {  // a guest's account: same player,
   $("account").open = false;
   notice(t("web_account_made"), 6000);
 };
+$("password-form").onsubmit = async (event) => {  // the other browsers are logged out
+  event.preventDefault();
+  const [current, fresh, error] = ["current", "new", "error"].map((x) => $(`password-${x}`));
+  if (!current.value || !fresh.value) { error.textContent = t("web_passwords_fill"); return; }
+  error.textContent = "";
+  const got = await post("/api/password", { password: current.value, new: fresh.value });
+  if (!got.ok) { error.textContent = refusalText(got.body); return; }
+  current.value = fresh.value = "";
+  $("password-box").open = $("account").open = false;
+  notice(t("web_password_changed"), 6000);
+};
+$("close-form").onsubmit = async (event) => {
+  event.preventDefault();
+  const [password, error] = [$("close-password"), $("close-error")];
+  if (!password.value) { error.textContent = t("web_password_fill"); return; }
+  error.textContent = "";
+  loggingOut = true;  // its sockets are closed with it
+  const got = await post("/api/close-account", { password: password.value });
+  if (!got.ok) { loggingOut = false; error.textContent = refusalText(got.body); return; }
+  location.replace("/");
+};
 $("logout").onclick = () => logout(false);
 $("logout-all").onclick = () => logout(true);
 
@@ -1178,6 +1211,10 @@ async function start() {
   const res = await fetch("/api/session");
   me = res.ok ? await res.json() : { player: null };
   if (!me.player) {  // an invite link's new visitor is told why he is here
+    if (sessionStorage.getItem("rebelote-ended")) {
+      sessionStorage.removeItem("rebelote-ended");
+      notice(t("web_session_ended"));
+    }
     $("signin-invite").hidden = !(tableId && invite);
     $("signin").hidden = false;
     return;
