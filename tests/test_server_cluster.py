@@ -235,3 +235,72 @@ def test_several_workers_need_redis(tmp_path: Path) -> None:
                            "--database", f"sqlite:///{tmp_path / 'x.sqlite'}"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--redis" in done.stderr
+
+
+def _post(port: int, path: str, body: dict[str, Any], cookie: str | None = None
+          ) -> tuple[int, str | None]:
+    """POST JSON: the status and the session cookie it set, if any."""
+    headers = {"content-type": "application/json"}
+    if cookie:
+        headers["cookie"] = cookie
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers,
+                                 data=json.dumps(body).encode())
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            set_cookie = resp.headers.get("set-cookie")
+            return resp.status, set_cookie.split(";")[0] if set_cookie else None
+    except urllib.error.HTTPError as exc:
+        return exc.code, None
+
+
+def _me(port: int, cookie: str) -> int:
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/me", headers={"cookie": cookie})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return int(resp.status)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_sessions_ended_on_one_process_end_on_the_other_at_once(
+        two_servers: tuple[list[int], list[subprocess.Popen[bytes]]]) -> None:
+    """A new password on one process logs out the account's other browser, whose socket
+    and cached session are on the other process (they stayed open there, and its cookie
+    worked there for 5 s more); log out everywhere the same, the kept browser's too."""
+    from websockets.exceptions import ConnectionClosed
+
+    ports, _procs = two_servers
+    status, here = _post(ports[0], "/api/register", {"name": "Iris",
+                                                     "password": "tapis vert 42"})
+    assert status == 200 and here
+    status, there = _post(ports[1], "/api/login", {"name": "Iris",
+                                                   "password": "tapis vert 42"})
+    assert status == 200 and there
+    assert _me(ports[1], there) == 200  # its session now in process 1's cache
+
+    async def closed(ws: ClientConnection) -> int:
+        with pytest.raises(ConnectionClosed) as info:
+            while True:
+                await asyncio.wait_for(ws.recv(), 5)
+        assert info.value.rcvd is not None
+        return info.value.rcvd.code
+
+    async def scenario() -> None:
+        async with connect(f"ws://127.0.0.1:{ports[1]}/ws",
+                           additional_headers={"Cookie": there}) as theirs, \
+                connect(f"ws://127.0.0.1:{ports[1]}/ws",
+                        additional_headers={"Cookie": here}) as mine:
+            for ws in (theirs, mine):
+                await ws.send(json.dumps({"type": "lobby"}))
+                await _next(ws, "lobby")
+            status, _ = _post(ports[0], "/api/password", {"password": "tapis vert 42",
+                                                          "new": "tapis vert 43"}, here)
+            assert status == 200
+            assert await closed(theirs) == 4401
+            assert _me(ports[1], there) == 401  # not after the cache's 5 s
+            await mine.send(json.dumps({"type": "lobby"}))
+            assert (await _next(mine, "lobby"))["type"] == "lobby"  # the kept one
+            assert _post(ports[0], "/api/logout", {"everywhere": True}, here)[0] == 200
+            assert await closed(mine) == 4401
+
+    asyncio.run(scenario())

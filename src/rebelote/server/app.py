@@ -792,6 +792,29 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         for recipient, answer in out:
             await connections.send(recipient, answer)
 
+    session_cache: dict[str, tuple[str, float]] = {}
+    """Session id -> (player, when read): a session read within 5 s is not read again."""
+
+    async def end_local_sessions(player: str, sessions: set[str] | None,
+                                 keep: str | None) -> None:
+        """Revoked sessions of ``player`` (None: all but ``keep``) forgotten by this
+        process's cache and their sockets here closed."""
+        for sid, (owner, _t) in list(session_cache.items()):
+            if owner == player and (sid in sessions if sessions is not None else sid != keep):
+                del session_cache[sid]
+        await connections.close_sessions(sessions, player, keep)
+
+    async def end_sessions(player: str, sessions: set[str] | None = None,
+                           keep: str | None = None) -> None:
+        """Revoked sessions (already so in the database) ended in every process: their
+        sockets closed, at once, wherever they are."""
+        await end_local_sessions(player, sessions, keep)
+        if cluster is not None:
+            try:
+                await cluster.sessions_ended(player, sessions, keep)
+            except Exception as exc:  # Redis away: the others' 5 s cache ends them
+                log.warning("sessions ended here only (%s)", exc.__class__.__name__)
+
     group = GroupCommit(service, deliver, watch)
     # One process: the messages written as soon as made, not kept as trees of objects
     # while their write is waited for (:class:`Encoded`); a cluster publishes them.
@@ -802,7 +825,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
 
         cluster = Cluster(service, redis_url, connections.send_text, commit=group.flush,
                           kick=bots.kick, owner_timeout=settings.owner_timeout,
-                          name=settings.name)
+                          name=settings.name, end_sessions=end_local_sessions)
     observe = Observability(settings, service, store, cluster=cluster, jobs=work.waiting,
                             sockets=lambda: sum(len(s) for s in connections.by_player.values()))
     hasher = PasswordHasher()
@@ -812,7 +835,6 @@ def create_app(database_url: str | None = None, secret: str | None = None,
     """Refused login attempts being paused, per address."""
     new_guests = RateWindow(settings.guests_per_hour)
     dummy_hash: list[str] = []
-    session_cache: dict[str, tuple[str, float]] = {}
 
     async def who(conn: HTTPConnection) -> tuple[str, str] | None:
         """(player, nickname) of the connection's live session, if any (the database
@@ -993,13 +1015,6 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             return _json_error(401, "wrong_current_password", "wrong password")
         return current[0], name, body
 
-    def forget_sessions(player: str, keep: str | None = None) -> None:
-        """The sessions of ``player`` but ``keep`` out of the cache (revoked: the next
-        request asks the database)."""
-        for sid, (owner, _t) in list(session_cache.items()):
-            if owner == player and sid != keep:
-                del session_cache[sid]
-
     async def new_password(request: Request) -> Response:
         """A signed-in account's new password, given its password: every other browser
         signed in with it is logged out (a stolen session ends with the old password)."""
@@ -1021,8 +1036,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         keep = sid if isinstance(sid, str) else None
         await asyncio.to_thread(store.set_password_hash, account, hashed)
         await asyncio.to_thread(store.revoke_sessions, player=account, keep=keep)
-        forget_sessions(account, keep)
-        await connections.close_sessions(None, account, keep=keep)
+        await end_sessions(account, keep=keep)
         return JSONResponse({"ok": True})
 
     async def close_account(request: Request) -> Response:
@@ -1034,8 +1048,7 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             return got
         account = got[0]
         await asyncio.to_thread(store.close_account, account)
-        forget_sessions(account)
-        await connections.close_sessions(None, account)
+        await end_sessions(account)
         request.session.clear()
         return JSONResponse({"ok": True})
 
@@ -1049,15 +1062,12 @@ def create_app(database_url: str | None = None, secret: str | None = None,
         if isinstance(sid, str):
             if everywhere and current is not None:
                 await asyncio.to_thread(store.revoke_sessions, player=current[0])
-                for key, (player, _t) in list(session_cache.items()):
-                    if player == current[0]:
-                        del session_cache[key]
-                await connections.close_sessions(None, current[0])
+                await end_sessions(current[0])
             else:
                 await asyncio.to_thread(store.revoke_sessions, token=sid)
                 session_cache.pop(sid, None)
                 if current is not None:
-                    await connections.close_sessions({sid}, current[0])
+                    await end_sessions(current[0], {sid})
         request.session.clear()
         return JSONResponse({"ok": True, "everywhere": everywhere})
 

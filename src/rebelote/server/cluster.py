@@ -68,6 +68,9 @@ TICK_S = 1.0
 PRESENCE_RETRY_S = 0.5
 """How soon presence is written again after Redis failed to take it."""
 LOBBY_NEWS = f"{PREFIX}lobby-news"
+SESSIONS_ENDED = f"{PREFIX}sessions-ended"
+"""Sessions revoked (a logout, a new password, a closed account): every process closes
+their sockets and forgets them from its cache."""
 LOBBY_PUSH_S = 0.2
 """Lobby news is gathered this long before the lobby is pushed (one push for a burst)."""
 _MOVING = ("hand", "totals")
@@ -127,6 +130,8 @@ FIRST_BATCHES = 2
 run together."""
 
 Sender = Callable[[str, str], Awaitable[None]]
+SessionsEnder = Callable[[str, "set[str] | None", "str | None"], Awaitable[None]]
+"""(player, sessions or None for all of them, the one kept) -> close their sockets here."""
 """Sends a JSON text to a player's sockets in this process."""
 
 OUTBOX_BATCH = 1_000
@@ -254,8 +259,11 @@ class Cluster:
                  worker_id: str | None = None,
                  commit: Callable[[], Awaitable[StorageFailure | None]] | None = None,
                  kick: Callable[[], None] | None = None,
-                 owner_timeout: float = OWNER_TTL_S, name: str | None = None) -> None:
+                 owner_timeout: float = OWNER_TTL_S, name: str | None = None,
+                 end_sessions: SessionsEnder | None = None) -> None:
         self.service = service
+        self.end_local_sessions = end_sessions
+        """Closes the sockets of revoked sessions in this process (the web layer's)."""
         self.commit = commit
         """Commits what the service handled (the web layer's group commit); without
         it, each message is committed on its own."""
@@ -364,7 +372,7 @@ class Cluster:
         await self.redis.set(f"{PREFIX}alive:{self.id}", 1, ex=self.ttl)
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(self.worker_channel(self.id), f"{PREFIX}presence",
-                                     LOBBY_NEWS)
+                                     LOBBY_NEWS, SESSIONS_ENDED)
         await self.redis.sadd(WORKERS, self.id)  # listening already: not taken for dead
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._keep())]
 
@@ -1249,6 +1257,13 @@ class Cluster:
                 elif channel == LOBBY_NEWS:
                     if data != self.id:  # the sender told its own watchers
                         self._lobby_changed()
+                elif channel == SESSIONS_ENDED:
+                    ended = json.loads(data)
+                    if ended["from"] != self.id and self.end_local_sessions is not None:
+                        sessions = ended["sessions"]
+                        await self.end_local_sessions(
+                            ended["player"], None if sessions is None else set(sessions),
+                            ended["keep"])
                 else:
                     origin, _, text = data.partition("|")
                     if origin != self.id:
@@ -1259,6 +1274,15 @@ class Cluster:
                         await self.send_local(player, text)
             except Exception:  # one bad message must not stop the listener
                 log.exception("cluster message on %s dropped", channel)
+
+    async def sessions_ended(self, player: str, sessions: set[str] | None,
+                             keep: str | None) -> None:
+        """Tell every other process that these sessions of ``player`` (None: all but
+        ``keep``) are revoked, so that they close their sockets at once (the database
+        says so already: this is not what makes them revoked)."""
+        await self.redis.publish(SESSIONS_ENDED, json.dumps({
+            "from": self.id, "player": player, "keep": keep,
+            "sessions": None if sessions is None else sorted(sessions)}))
 
     def _passed_on(self, request: dict[str, Any]) -> None:
         """A message another process passed on: handled in a task of its player's, in
