@@ -222,13 +222,18 @@ def test_the_score_names_the_side_that_won_every_trick() -> None:
 @pytest.mark.parametrize(
     ("rules", "outcome", "need"),
     [
-        (Rules.classic(), HandOutcome(0, (70, 92)), (70, 93)),  # more than the defence
-        (Rules.classic(), HandOutcome(1, (57, 105), announcements=(0, 50)), (155, 58)),
+        (Rules.classic(), HandOutcome(0, (70, 92)), (70, 82)),  # more than the defence
+        # the least that beats the defence, announcements as they were (not 58: 57 + 1)
+        (Rules.classic(), HandOutcome(1, (57, 105), announcements=(0, 50)), (155, 107)),
+        # not the defence's 92 + 100 + 1 = 193: 132 card points of 162 beat it
+        (Rules.classic(), HandOutcome(0, (70, 92), announcements=(0, 100)), (70, 132)),
         (replace(Rules.classic(), litige="made"), HandOutcome(0, (81, 81)), (81, 81)),  # a tie made
         (Rules.classic(), HandOutcome(0, capot=0), (252, 1)),
         (Rules.coinche(), HandOutcome(0, (95, 67), bid=100), (95, 100)),  # the bid
         (Rules.coinche(), HandOutcome(0, (70, 92), announcements=(50, 0), bid=80),
-         (120, 93)),  # and more than the defence
+         (120, 107)),  # and more than the defence
+        (Rules.coinche(), HandOutcome(0, (16, 146), announcements=(0, 20), belote=(0, 20),
+                                      bid=80), (16, 102)),  # not 187
         (Rules.contree(), HandOutcome(0, (85, 77), belote=(20, 0), bid=110),
          (105, 110)),  # card points and belote
         (Rules.contree(), HandOutcome(0, capot=1, capot_bid=True), None),  # every trick

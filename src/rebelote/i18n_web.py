@@ -217,6 +217,11 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "web_void": ("everybody passed: new deal", "tout le monde a passé : on redonne",
                  "todos pasaron: se reparte de nuevo"),
     "web_continue": ("Continue", "Continuer", "Seguir"),
+    # the announcements' names (the engine's kinds)
+    "ann_tierce": ("tierce", "tierce", "tierce"),
+    "ann_cinquante": ("fifty", "cinquante", "escalera de 4"),
+    "ann_cent": ("hundred", "cent", "escalera de 5"),
+    "ann_carre": ("four of a kind", "carré", "póker"),
     "web_you_won": ("You won!", "Vous avez gagné !", "¡Ha ganado!"),
     "web_you_lost": ("You lost", "Vous avez perdu", "Ha perdido"),
     "web_game_won_by": ("{name} won the game", "{name} gagne la partie",

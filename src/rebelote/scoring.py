@@ -270,11 +270,36 @@ def _counted(rules: Rules, o: HandOutcome) -> tuple[list[int], tuple[int, int]]:
 def contract_need(rules: Rules, o: HandOutcome) -> tuple[int, int] | None:
     """What the takers counted towards their contract and the least that made it, as
     :func:`score_outcome` judges the hand (RULES.md §4, §8): a failed contract's
-    "75 points, 82 needed". None for a capot bid (every trick, not points)."""
+    "75 points, 82 needed". None for a capot bid (every trick, not points).
+
+    "More than the defence" is said as the least total the takers could have made it
+    with, the deal's card points shared otherwise and every announcement and belote as
+    they were: the defence's own total plus one read "16 points, 187 needed" after a
+    hand whose defence had 146 card points and 40 of announcements (102 were enough)."""
     cards, totals = _counted(rules, o)
     if rules.game == "retourne":
-        return _classic_need(rules, o.taker_team, totals)
-    return _auction_need(rules, o, cards, totals)
+        counted, needed = _classic_need(rules, o.taker_team, totals)
+    else:
+        need = _auction_need(rules, o, cards, totals)
+        if need is None or rules.auction_scoring != "coinche":
+            return need
+        counted, needed = need
+    if o.capot is None:  # (a capot: every trick, the takers' or not)
+        beaten = _least_beating(rules, o)
+        needed = beaten if rules.game == "retourne" else max(o.bid, beaten)
+    return counted, needed
+
+
+def _least_beating(rules: Rules, o: HandOutcome) -> int:
+    """The least total of the takers (card points, announcements, belote) that beats the
+    defence's, the hand's card points shared between the two sides otherwise and the
+    announcements and belote as they were."""
+    t, d = o.taker_team, 1 - o.taker_team
+    own, other = o.announcements[t] + o.belote[t], o.announcements[d] + o.belote[d]
+    # own + c > other + (pot - c)  <=>  2c > pot + other - own
+    twice = sum(o.card_points) + other - own
+    cards = -(-twice // 2) if rules.litige == "made" else twice // 2 + 1
+    return max(cards, 0) + own
 
 
 def three_need(rules: Rules, taker: int, totals: tuple[int, ...]) -> tuple[int, int]:

@@ -87,6 +87,7 @@ function seatName(s, seat) {
   const bot = s.bots && s.bots[seat];
   return bot ? t(place(s, seat)) : who;  // a bot is named by its place: East, Nord…
 }
+const annName = (kind) => (has(`ann_${kind}`) ? t(`ann_${kind}`) : kind);  // "carre": carré, póker
 function sideOf(s, seat) { return s.players === 4 ? seat % 2 : seat; }
 function sideName(s, side) {
   if (s.players === 4) {
@@ -290,6 +291,15 @@ async function showCalls(prev, next) {
   }
 }
 
+/** The table while the last cards of the hand `prev` was in are played (`steps`): its
+ * contract, scores, dealer and hand, not the next deal's, which came with them. */
+function handEnding(prev, steps) {
+  const played = new Set(steps.map((st) => st.card));
+  const gone = (cards) => (cards || []).filter((c) => !played.has(c));
+  return { ...prev, hand: gone(prev.hand), legal: [], turn: -1, trick: null,
+    table_cards: prev.table_cards && prev.table_cards.map(gone) };
+}
+
 /** The cards of `steps` travelling to the trick one by one; each complete trick stays
  * readable, then is gathered to its winner. */
 async function playSteps(next, steps) {
@@ -319,7 +329,8 @@ async function pump() {
       // the hand before first (its last cards, then its summary), then the new hand's
       // calls, then its cards
       const before = steps.filter((st) => st.hand === "old");
-      if (before.length) await playSteps(next, before);
+      if (before.length) await playSteps(handEnding(prev, before), before);
+      if (next.table !== tableId) break;  // left (or a rematch's table) meanwhile
       if (prev && next.last_hand && next.last_hand.hand > seenSummary && (prev.hand_number !== next.hand_number || next.phase === "over")) {
         seenSummary = next.last_hand.hand;
         sessionStorage.setItem("rebelote-summary", String(seenSummary));
@@ -335,6 +346,7 @@ async function pump() {
       await showCalls(prev, next);
       const after = steps.filter((st) => st.hand !== "old");
       if (after.length) await playSteps(next, after);
+      if (next.table !== tableId) break;
       shown = next;
       timerAt = performance.now();
       drawTable(next, {});
@@ -386,6 +398,8 @@ function drawTrick(s, trick, arriving = -1) {
 }
 
 function drawTable(s, { animating = false, noTrick = false, replaying = false }) {
+  // a table left meanwhile (its last cards were still being shown): the lobby stays
+  if (s.table !== tableId) return;
   $("lobby").hidden = true;
   $("table").hidden = false;
   document.body.classList.add("at-table");
@@ -446,8 +460,8 @@ function drawTable(s, { animating = false, noTrick = false, replaying = false })
     aloud.push(...said);
     for (const a of s.announcements || []) {
       if (a.seat !== seat || (s.tricks || []).length > 2) continue;
-      said.push(a.kind + (a.cards ? " " + a.cards.map(label).join(" ") : "") + (scored ? " ✓" : ""));
-      aloud.push(a.kind + (a.cards ? ": " + a.cards.map(spoken).join(", ") : "") + (scored ? " ✓" : ""));
+      said.push(annName(a.kind) + (a.cards ? " " + a.cards.map(label).join(" ") : "") + (scored ? " ✓" : ""));
+      aloud.push(annName(a.kind) + (a.cards ? ": " + a.cards.map(spoken).join(", ") : "") + (scored ? " ✓" : ""));
     }
     for (const [bs, word] of s.belote || []) if (bs === seat) { said.push(word); aloud.push(word); }
     if (said.length) { const x = document.createElement("div"); x.className = "bubble"; x.append(...withSpoken(said.join(" · "), aloud.join(" · "))); el.append(x); }
@@ -539,6 +553,7 @@ function drawScore(s) {
 
 // -- the auction: a bidding box ---------------------------------------------------------
 let stepValue = null;
+let stepTurn = null;  // the decision the stepper's value was chosen for
 function drawBidbox(s, mine) {
   const box = $("bidbox");
   box.hidden = !mine;
@@ -556,7 +571,10 @@ function drawBidbox(s, mine) {
   const bids = legal.map((c) => c.match(/^(\d+|capot)(SA|TA|[SHDC])$/)).filter(Boolean);
   if (bids.length) {
     const values = [...new Set(bids.map((m) => m[1]))].sort((a, b) => (a === "capot") - (b === "capot") || Number(a) - Number(b));
-    if (!values.includes(stepValue)) stepValue = values[0];
+    // each decision starts at the lowest bid (the last auction's value was kept: a tap
+    // on a suit then bid it), but a hint's level or the player's steps for this one
+    if (stepTurn !== `${s.table}:${turnKey(s)}` || !values.includes(stepValue)) stepValue = values[0];
+    stepTurn = `${s.table}:${turnKey(s)}`;
     const stepper = document.createElement("div");
     stepper.className = "stepper";
     const idx = values.indexOf(stepValue);
@@ -643,14 +661,23 @@ setInterval(tickCountdown, 500);
 
 // -- overlays: hand summary, game over, last trick, sheet -------------------------------------
 let closeResolve = null;
-function openDialog(children, label) {
+let dialogDraw = null;  // draws the open dialog again (in another language): [children, label]
+function openDialog(children, label, draw = null) {
   $("dialog").replaceChildren(...children);
   $("dialog").setAttribute("aria-label", label);
   $("overlay").hidden = false;
+  dialogDraw = draw;
   const focus = $("dialog").querySelector("button");
   if (focus) focus.focus();
 }
+function redrawDialog() {
+  if ($("overlay").hidden || !dialogDraw) return;
+  const kind = $("dialog").dataset.kind;
+  openDialog(...dialogDraw(), dialogDraw);
+  $("dialog").dataset.kind = kind;
+}
 function closeDialog() {
+  dialogDraw = null;
   $("overlay").hidden = true;
   $("dialog").replaceChildren();
   if (closeResolve) { const r = closeResolve; closeResolve = null; r(); }
@@ -713,14 +740,31 @@ function contractText(s, c) {
 
 function summary(s, h, timeout) {
   summaryShown = h;
-  const title = document.createElement("h2");
-  title.textContent = t("web_summary", { n: h.hand });
+  const draw = () => {
+    const title = document.createElement("h2");
+    title.textContent = t("web_summary", { n: h.hand });
+    const go = button(t("web_continue"), closeDialog);
+    go.id = "continue";
+    go.className = "primary";
+    return [[title, ...handLines(s, h), go], title.textContent];
+  };
+  openDialog(...draw(), draw);
+  $("dialog").dataset.kind = "summary";
+  return new Promise((resolve) => {
+    closeResolve = resolve;
+    setTimeout(() => { if (closeResolve === resolve) closeDialog(); }, timeout);
+  });
+}
+/** How a finished hand went: its outcome and contract, what the takers made and needed,
+ * the points table, how the score was made, the reserve, the announcements (the hand's
+ * summary, and the game's end under its last hand). */
+function handLines(s, h) {
   const outcome = document.createElement("p");
   outcome.className = `outcome ${h.outcome}`;
   outcome.id = "outcome";
   const contract = h.contract ? ` — ${contractText(s, h.contract)}` : "";
   outcome.textContent = h.void ? t("web_void") : t(`web_${h.outcome}`) + contract;
-  const parts = [title, outcome];
+  const parts = [outcome];
   // what the takers made, and needed: a bid's target, or (classic) a failed contract's
   // "more than the defence" (a made one's "22 needed" only puzzled)
   if (!h.void && h.need && h.taker !== null && h.taker !== undefined && (s.game === "auction" || h.outcome !== "made")) {
@@ -733,24 +777,20 @@ function summary(s, h, timeout) {
   const anns = (h.announcements || []).filter((a) => a.cards);
   if (anns.length) {
     const p = document.createElement("p");
-    const said = (a, cards) => t("web_announced", { name: nameOf(s, a.seat), kind: `${a.kind} ${cards}` });
+    const said = (a, cards) => t("web_announced", { name: nameOf(s, a.seat), kind: `${annName(a.kind)} ${cards}` });
     p.append(...withSpoken(capitalized(anns.map((a) => said(a, a.cards.map(label).join(" "))).join(" · ")),
       capitalized(anns.map((a) => said(a, a.cards.map(spoken).join(", "))).join(" · "))));
     parts.push(p);
   }
-  const go = button(t("web_continue"), closeDialog);
-  go.id = "continue";
-  go.className = "primary";
-  parts.push(go);
-  openDialog(parts, title.textContent);
-  $("dialog").dataset.kind = "summary";
-  return new Promise((resolve) => {
-    closeResolve = resolve;
-    setTimeout(() => { if (closeResolve === resolve) closeDialog(); }, timeout);
-  });
+  return parts;
 }
 
 function gameOver(s) {
+  const draw = () => gameOverParts(s);
+  openDialog(...draw(), draw);  // drawn again at each state: an offer shows live
+  $("dialog").dataset.kind = "over";
+}
+function gameOverParts(s) {
   const mine = s.seat >= 0 ? sideOf(s, s.seat) : null;
   const title = document.createElement("h2");
   title.id = "game-result";
@@ -758,7 +798,7 @@ function gameOver(s) {
     : s.winner === mine ? t("web_you_won") : t("web_you_lost");
   const totals = Object.assign(document.createElement("p"), { textContent: s.totals.map((v, i) => `${sideName(s, i)} ${v}`).join(" · ") });
   const parts = [title, totals];
-  if (s.last_hand) parts.push(summaryRows(s, s.last_hand));
+  if (s.last_hand) parts.push(...handLines(s, s.last_hand));  // why it ended so
   const buttons = document.createElement("p");
   if (s.seat >= 0) {  // a spectator has no rematch to ask for
     const asked = s.rematch_by !== null && s.rematch_by !== undefined && s.rematch_by !== s.seat;
@@ -777,8 +817,7 @@ function gameOver(s) {
   back.id = "back-lobby";
   buttons.append(back);
   parts.push(buttons);
-  openDialog(parts, title.textContent);  // drawn again at each state: an offer shows live
-  $("dialog").dataset.kind = "over";
+  return [parts, title.textContent];
 }
 
 let pendingRematch = false;
@@ -801,6 +840,11 @@ function lastTrick() {
   if (!$("overlay").hidden && $("dialog").dataset.kind === "last") { closeDialog(); return; }
   const s = shown;
   if (!s) return;
+  const draw = () => lastTrickParts(s);
+  openDialog(...draw(), draw);
+  $("dialog").dataset.kind = "last";
+}
+function lastTrickParts(s) {
   let tricks = s.tricks || [];
   if (!tricks.length && s.last_hand) tricks = s.last_hand.tricks;  // after the hand too
   const last = tricks[tricks.length - 1];
@@ -821,11 +865,15 @@ function lastTrick() {
     parts.push(list, Object.assign(document.createElement("p"), { textContent: t("web_won_by", { name: nameOf(s, last.winner) }) }));
   }
   parts.push(button("✕", closeDialog));
-  openDialog(parts, title.textContent);
-  $("dialog").dataset.kind = "last";
+  return [parts, title.textContent];
 }
 
 function sheet(s) {
+  const draw = () => sheetParts(s);
+  openDialog(...draw(), draw);
+  $("dialog").dataset.kind = "sheet";
+}
+function sheetParts(s) {
   const title = Object.assign(document.createElement("h2"), { textContent: t("web_sheet") });
   const table = document.createElement("table");
   table.className = "summary sheet";
@@ -848,8 +896,7 @@ function sheet(s) {
   total.className = "total";
   total.append(cell("th", t("web_totals")), cell("td", ""), ...s.totals.map((x) => cell("td", String(x))));
   table.append(total);
-  openDialog([title, Object.assign(document.createElement("p"), { textContent: t("web_score_to", { target: s.target }) }), table, button("✕", closeDialog)], title.textContent);
-  $("dialog").dataset.kind = "sheet";
+  return [[title, Object.assign(document.createElement("p"), { textContent: t("web_score_to", { target: s.target }) }), table, button("✕", closeDialog)], title.textContent];
 }
 
 // -- hints ------------------------------------------------------------------------------------
@@ -884,7 +931,7 @@ function showHint(m) {
   const best = m.actions[0];
   hintFor = { table: s.table, turnKey: turnKey(s), best: best.action };
   const bid = best.action.match(/^(\d+|capot)(SA|TA|[SHDC])$/);
-  if (bid) stepValue = bid[1];  // the bidding box at the hinted level: its suit highlighted
+  if (bid) { stepValue = bid[1]; stepTurn = `${s.table}:${turnKey(s)}`; }  // the box at the hinted level: its suit highlighted
   const name = (a) => (a.length <= 3 && /[SHDC]$/.test(a) && !/^\d+[SHDC]$/.test(a) || /^10[SHDC]$/.test(a) ? label(a) : callLabel(s, a));
   const kind = { "% made": "made", "expected points": "points", "expected score": "score", strength: "strength" }[m.measure] || "score";
   const num = (v) => hintNumber(kind, v);
@@ -1117,6 +1164,7 @@ $("lang").onchange = async () => {
   renderLobby();
   if (me?.player) showAccount();
   if (shown) drawTable(shown, {});
+  redrawDialog();  // an open summary, game end, last trick or sheet in the new language
 };
 $("deck").onchange = () => { deck = $("deck").value; localStorage.setItem("rebelote-deck", deck); if (shown) drawTable(shown, {}); };
 $("pace").onchange = () => { pace = Number($("pace").value); localStorage.setItem("rebelote-pace", String(pace)); };
