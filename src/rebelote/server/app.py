@@ -246,6 +246,13 @@ def security_headers() -> list[tuple[bytes, bytes]]:
             (b"cross-origin-opener-policy", b"same-origin")]
 
 
+def check_given_password(password: Any) -> None:
+    """A password given to be checked (a login, the current one): any text of 1 to 200
+    characters (ValueError if not); the policy is for new ones."""
+    if not isinstance(password, str) or not 1 <= len(password) <= 200:
+        raise ValueError("a password is 1 to 200 characters")
+
+
 def _json_error(status: int, code: str, message: str) -> Response:
     return JSONResponse({"error": message, "code": code}, status)
 
@@ -895,8 +902,8 @@ def create_app(database_url: str | None = None, secret: str | None = None,
             password = body.get("password")
             if new:
                 check_password(password)
-            elif not isinstance(password, str) or not 1 <= len(password) <= 200:
-                raise ValueError("a password is 1 to 200 characters")
+            else:
+                check_given_password(password)
         except ValueError as exc:  # a refused name or password says which rule
             return _json_error(400, exc.code if isinstance(exc, Refused) else "bad_request",
                                str(exc))
@@ -1006,8 +1013,10 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                 isinstance(body.get(field), str) for field in ("password", *fields)):
             return _json_error(400, "bad_request", "send a JSON object with "
                                + " and ".join(("password", *fields)) + " as texts")
-        if not 1 <= len(body["password"]) <= 200:
-            return _json_error(400, "bad_request", "a password is 1 to 200 characters")
+        try:
+            check_given_password(body["password"])
+        except ValueError as exc:
+            return _json_error(400, "bad_request", str(exc))
         found = await verified(request, name, body["password"])
         if isinstance(found, Response) and found.status_code != 401:
             return found  # too many tries, busy
@@ -1065,9 +1074,10 @@ def create_app(database_url: str | None = None, secret: str | None = None,
                 await end_sessions(current[0])
             else:
                 await asyncio.to_thread(store.revoke_sessions, token=sid)
-                session_cache.pop(sid, None)
-                if current is not None:
+                if current is not None:  # its sockets closed, its cache entry dropped
                     await end_sessions(current[0], {sid})
+                else:
+                    session_cache.pop(sid, None)
         request.session.clear()
         return JSONResponse({"ok": True, "everywhere": everywhere})
 

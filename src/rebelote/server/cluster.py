@@ -130,9 +130,9 @@ FIRST_BATCHES = 2
 run together."""
 
 Sender = Callable[[str, str], Awaitable[None]]
+"""Sends a JSON text to a player's sockets in this process."""
 SessionsEnder = Callable[[str, "set[str] | None", "str | None"], Awaitable[None]]
 """(player, sessions or None for all of them, the one kept) -> close their sockets here."""
-"""Sends a JSON text to a player's sockets in this process."""
 
 OUTBOX_BATCH = 1_000
 """Commands the outbox sends to Redis in one round trip at most."""

@@ -661,20 +661,21 @@ setInterval(tickCountdown, 500);
 
 // -- overlays: hand summary, game over, last trick, sheet -------------------------------------
 let closeResolve = null;
-let dialogDraw = null;  // draws the open dialog again (in another language): [children, label]
-function openDialog(children, label, draw = null) {
+let dialogDraw = null;  // draws the open dialog again (in another language)
+/** The dialog of `kind` made by `draw` (which returns [children, label]), kept to draw
+ * it again when the language changes. */
+function showDialog(kind, draw) {
+  const [children, label] = draw();
   $("dialog").replaceChildren(...children);
   $("dialog").setAttribute("aria-label", label);
+  $("dialog").dataset.kind = kind;
   $("overlay").hidden = false;
   dialogDraw = draw;
   const focus = $("dialog").querySelector("button");
   if (focus) focus.focus();
 }
 function redrawDialog() {
-  if ($("overlay").hidden || !dialogDraw) return;
-  const kind = $("dialog").dataset.kind;
-  openDialog(...dialogDraw(), dialogDraw);
-  $("dialog").dataset.kind = kind;
+  if (!$("overlay").hidden && dialogDraw) showDialog($("dialog").dataset.kind, dialogDraw);
 }
 function closeDialog() {
   dialogDraw = null;
@@ -748,8 +749,7 @@ function summary(s, h, timeout) {
     go.className = "primary";
     return [[title, ...handLines(s, h), go], title.textContent];
   };
-  openDialog(...draw(), draw);
-  $("dialog").dataset.kind = "summary";
+  showDialog("summary", draw);
   return new Promise((resolve) => {
     closeResolve = resolve;
     setTimeout(() => { if (closeResolve === resolve) closeDialog(); }, timeout);
@@ -786,9 +786,7 @@ function handLines(s, h) {
 }
 
 function gameOver(s) {
-  const draw = () => gameOverParts(s);
-  openDialog(...draw(), draw);  // drawn again at each state: an offer shows live
-  $("dialog").dataset.kind = "over";
+  showDialog("over", () => gameOverParts(s));  // drawn again at each state: an offer shows live
 }
 function gameOverParts(s) {
   const mine = s.seat >= 0 ? sideOf(s, s.seat) : null;
@@ -840,9 +838,7 @@ function lastTrick() {
   if (!$("overlay").hidden && $("dialog").dataset.kind === "last") { closeDialog(); return; }
   const s = shown;
   if (!s) return;
-  const draw = () => lastTrickParts(s);
-  openDialog(...draw(), draw);
-  $("dialog").dataset.kind = "last";
+  showDialog("last", () => lastTrickParts(s));
 }
 function lastTrickParts(s) {
   let tricks = s.tricks || [];
@@ -869,9 +865,7 @@ function lastTrickParts(s) {
 }
 
 function sheet(s) {
-  const draw = () => sheetParts(s);
-  openDialog(...draw(), draw);
-  $("dialog").dataset.kind = "sheet";
+  showDialog("sheet", () => sheetParts(s));
 }
 function sheetParts(s) {
   const title = Object.assign(document.createElement("h2"), { textContent: t("web_sheet") });
