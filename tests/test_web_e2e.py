@@ -1077,7 +1077,7 @@ def test_a_hand_ends_under_its_own_contract_and_the_next_auction_starts_afresh(
                     page.select_option("#lang", "fr")
                     page.wait_for_function(
                         "document.getElementById('continue').textContent === 'Continuer'")
-                    assert "Donne 1" in page.inner_text("#dialog")
+                    assert f"Donne {last['hand']}" in page.inner_text("#dialog")
                     shot(page, f"summary-fr-{size}")
                     page.select_option("#lang", "en")
                     page.wait_for_function(
@@ -1098,7 +1098,7 @@ def test_a_hand_ends_under_its_own_contract_and_the_next_auction_starts_afresh(
                     if up:
                         up.click()  # then passes: the value left for the next hand
                         stepped_in.add(number)
-            step(page)
+            step(page, dismiss=False)  # (the summaries are looked at above)
             page.wait_for_timeout(30)
         assert checked >= 1 and summaries >= 1, (checked, stepped_in, decided)
         page.wait_for_selector("#game-result")
