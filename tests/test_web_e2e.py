@@ -551,6 +551,47 @@ def test_the_lobby_updates_live_and_a_private_table_survives_a_reload(server: st
         browser.close()
 
 
+# The page's WebSocket held "connecting" until the test lets it open (window.holdOpen).
+HELD_SOCKET = """
+window.holdOpen = true;
+const RealSocket = window.WebSocket;
+window.WebSocket = class extends RealSocket {
+  get readyState() { return window.holdOpen ? 0 : super.readyState; }
+  set onopen(handler) {
+    super.onopen = (event) => {
+      const wait = setInterval(() => {
+        if (!window.holdOpen) { clearInterval(wait); handler(event); }
+      }, 20);
+    };
+  }
+};
+"""
+
+
+def test_a_table_asked_for_while_the_connection_opens_is_created_once_open(server: str) -> None:
+    """A click on "create" while the lobby's connection is still being made (a slow
+    network, a loaded server) is not lost: the table comes once the connection opens (the
+    request was dropped: nothing happened, seen in CI under load)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser)
+        page.context.add_init_script(HELD_SOCKET)
+        guest(page, server, "Ana")
+        page.select_option("#preset", "coinche")
+        page.click("#create")
+        page.wait_for_timeout(500)
+        assert page.is_hidden("#table")  # nothing can come before the connection
+        page.evaluate("window.holdOpen = false")
+        page.wait_for_selector("#table:not([hidden])", timeout=10000)
+        page.wait_for_function(HAND_SHOWN)  # the bots came too (the "created" answer)
+        assert page.evaluate("window.room.state.phase") == "auction"
+        tables = page.request.get(server + "/api/tables").json()
+        assert [t["preset"] for t in tables] == ["coinche"], tables  # made once
+        browser.close()
+
+
 FRENCH_FORBIDDEN = ["statistics", "Rules", "Target", "free", "watch", "heuristic", "bot:",
                     "classic", "Moroccan", "counterclockwise", "clockwise", "announcements",
                     "Contract", "taker", "your turn", "Last trick", "Hint", "Leave", "Chat",

@@ -118,6 +118,7 @@ function connect() {
     if (tableId && invite && !(shown && shown.seat >= 0)) openInvite();
     else if (tableId) send({ type: "sync", table: tableId });
     else send({ type: "lobby" });
+    for (const message of outbox.splice(0)) send(message);
   };
   socket.onclose = (event) => {
     if (loggingOut) return;  // the server closes a logged-out session's sockets
@@ -166,7 +167,17 @@ function sit(seat) {
   notice("");
   send({ type: "join", table: tableId, seat, ...(invite ? { invite } : {}) });
 }
-function send(message) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(message)); }
+/** Sends `message`; while the socket is not open (the first connection still being made, or
+ * a reconnection) a request that does not depend on the state seen (a new table, a seat, a
+ * line of chat...) waits in the outbox for the connection; a move or a hint is dropped (the
+ * table is synced on opening and the player sees it afresh), and so are sync and lobby
+ * (sent on opening anyway). */
+const outbox = [];
+const STALE = new Set(["act", "hint", "sync", "lobby"]);
+function send(message) {
+  if (socket && socket.readyState === 1) socket.send(JSON.stringify(message));
+  else if (!STALE.has(message.type) && outbox.length < 20) outbox.push(message);
+}
 /** The notice line says `text` (none: hidden); for `forMs` only, if given, unless
  * another text replaced it meanwhile. */
 function notice(text, forMs = 0) {
