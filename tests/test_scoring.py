@@ -272,11 +272,44 @@ def test_the_need_is_what_decides_the_contract(
 
 def test_three_players_need_more_than_both_defenders() -> None:
     rules = Rules.three()
-    assert three_need(rules, 1, (40, 70, 52)) == (70, 93)
+    # 82 of the 162 card points beat the other 80: not the defenders' 92 + 1
+    assert three_need(rules, 1, (40, 70, 52), (0, 0, 0)) == (70, 82)
     made = score_three(rules, 1, [40, 70, 52], [0, 0, 0], None)
     assert made.outcome == FAILED
     assert score_three(rules, 1, [30, 70, 42], [0, 20, 0], None).outcome == MADE
-    assert three_need(rules, 1, (30, 90, 42)) == (90, 73)
+    # the taker's belote: 72 card points + 20 beat the 90 left (71 + 20 ties 91: failed)
+    assert three_need(rules, 1, (30, 91, 61), (0, 20, 0)) == (91, 92)
+    # a defender's belote: 92 card points beat the 70 left and its 20
+    assert three_need(rules, 0, (92, 60, 30), (0, 20, 0)) == (92, 92)
+    assert three_need(Rules.three().replace(litige="made"), 1, (40, 70, 52),
+                      (0, 0, 0)) == (70, 81)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 162), st.integers(0, 162), st.integers(0, 2),
+       st.lists(st.sampled_from([0, 20]), min_size=3, max_size=3),
+       st.sampled_from(["failed", "made"]))
+def test_three_players_need_is_the_least_that_makes_it(
+        a: int, b: int, taker: int, belote: list[int], litige: str) -> None:
+    """With three players, "N needed" is the least the taker could have made it with, the
+    card points shared otherwise: made exactly when his total reaches it, and failed with
+    one card point fewer."""
+    rules = Rules.three().replace(litige=litige)
+    low, high = sorted((a, b))
+    cards = [low, high - low, 162 - high]
+    totals = tuple(c + x for c, x in zip(cards, belote, strict=True))
+    counted, needed = three_need(rules, taker, totals, tuple(belote))
+    made = score_three(rules, taker, cards, belote, None).outcome == MADE
+    assert made == (counted >= needed)
+    least = needed - belote[taker]  # the fewest card points that make it
+    if 0 < least <= 162:
+        others = [s for s in range(3) if s != taker]
+        at_least = [0, 0, 0]
+        at_least[taker], at_least[others[0]] = least, 162 - least
+        fewer = [0, 0, 0]
+        fewer[taker], fewer[others[0]] = least - 1, 163 - least
+        assert score_three(rules, taker, at_least, belote, None).outcome == MADE
+        assert score_three(rules, taker, fewer, belote, None).outcome == FAILED
 
 
 def _checked(term: Term) -> int:

@@ -302,11 +302,19 @@ def _least_beating(rules: Rules, o: HandOutcome) -> int:
     return max(cards, 0) + own
 
 
-def three_need(rules: Rules, taker: int, totals: tuple[int, ...]) -> tuple[int, int]:
+def three_need(rules: Rules, taker: int, totals: tuple[int, ...],
+               belote: tuple[int, ...]) -> tuple[int, int]:
     """Three players: the taker's total (card points and belote) against the least that
-    makes it, more than the two defenders' together."""
-    defense = sum(x for s, x in enumerate(totals) if s != taker)
-    return totals[taker], _least_above(rules, defense)
+    makes it: the least total beating the two defenders' together, the card points of
+    the hand shared otherwise and each belote as it was (their total plus one said "93
+    needed" where 82 were enough)."""
+    cards = [x - b for x, b in zip(totals, belote, strict=True)]
+    own = belote[taker]
+    other = sum(b for s, b in enumerate(belote) if s != taker)
+    # own + c > other + (pot - c)  <=>  2c > pot + other - own
+    twice = sum(cards) + other - own
+    least = -(-twice // 2) if rules.litige == "made" else twice // 2 + 1
+    return totals[taker], max(least, 0) + own
 
 
 def score_outcome(rules: Rules, outcome: HandOutcome, reserve: int = 0) -> HandScore:
@@ -428,7 +436,7 @@ def score_three(
         cards = [0, 0, 0]
         cards[taker] = rules.capot_points
     totals = [cards[s] + seat_belote[s] for s in range(3)]
-    counted, needed = three_need(rules, taker, tuple(totals))
+    counted, needed = three_need(rules, taker, tuple(totals), tuple(seat_belote))
     made = capot == "taker" or (capot != "defense" and counted >= needed)
     scored = [0, 0, 0]
     if made:

@@ -258,7 +258,8 @@ def hand_summary(game: Game, index: int) -> Message:
                     "belote": [[s, word] for s, word, _card in v.belote_said]}
     if not hand.is_void:
         o = hand.outcome()
-        need = (three_need(hand.rules, hand.taker, score.totals) if hand.rules.players == 3
+        need = (three_need(hand.rules, hand.taker, score.totals, tuple(hand.seat_belote))
+                if hand.rules.players == 3
                 else contract_need(hand.rules, o))
         out |= {"card_points": list(o.card_points), "capot": o.capot,
                 "capot_points": hand.rules.capot_points,
