@@ -272,7 +272,7 @@ def test_a_coinche_hand_through_the_bidding_box(server: str, size: str) -> None:
                 assert page.inner_text("#need") == f"{side}: {made} points, {needed} needed"
             # how the score was made: the bid (and any ×2) written out, adding up to it
             lines = page.eval_on_selector_all("#dialog .terms", "e => e.map(x => x.innerText)")
-            assert lines and all(re.search(r"(bid|chute) \d+", x) for x in lines), lines
+            assert lines and all(re.search(r"(bid|penalty) \d+", x) for x in lines), lines
             for line in lines:
                 side, formula = line.split(": ", 1)
                 scored = last["scored"][0 if side == "Us" else 1]
@@ -368,6 +368,19 @@ def test_a_game_to_its_end_and_a_rematch(server: str) -> None:
         assert blocked == []
         SHOTS.mkdir(parents=True, exist_ok=True)  # (shot() polls by eval: refused here)
         stats.screenshot(path=str(SHOTS / "stats.png"))
+        # in French, numbers as a French reader writes them ("-1,5", not "-1.5"), and the
+        # board within a phone's width (its four columns overflowed in Spanish)
+        stats.select_option("#lang", "fr")
+        stats.wait_for_selector("#board th:nth-child(2):text-is('joueur')")  # (no eval here)
+        stats.wait_for_selector("#board td:has-text(',')")  # the board drawn again
+        numbers = [c for c in stats.eval_on_selector_all(
+            "#board td", "e => e.map(x => x.textContent)") if re.search(r"\d", c)]
+        assert numbers and not any("." in c for c in numbers), numbers
+        stats.set_viewport_size(PHONE)
+        stats.select_option("#lang", "es")
+        stats.wait_for_selector("#board th:nth-child(2):text-is('jugador')")  # (no eval here)
+        assert stats.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        stats.screenshot(path=str(SHOTS / "stats-phone-es.png"))
         page.click("#rematch")
         page.wait_for_function(f"window.room.state && window.room.state.table !== '{first}'"
                                " && window.room.state.phase !== 'waiting'")
@@ -1299,12 +1312,13 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
         page.click("#add")
         page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 1")
         cells = page.inner_text("#sheet tbody tr").split("\t")
-        assert cells[1] == "litige" and cells[2:4] == ["0", "81"] and cells[6] == "81"
+        assert cells[1:3] == ["Us", "litige"] and cells[3:5] == ["0", "81"] and cells[7] == "81"
         page.fill("#points", "100")  # we make the next hand: the reserve is ours
         page.click("#add")
         page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
         second = page.inner_text("#sheet tbody tr:nth-child(2)").split("\t")
-        assert second[2:4] == ["181", "62"]
+        assert second[3:5] == ["181", "62"]
+        assert page.is_hidden("#bid")  # no contract to enter in a classic game
         labels = page.eval_on_selector_all("#calc-hand label > span",
                                            "e => e.map(x => x.textContent)")
         assert all(x[:1].isupper() for x in labels), labels  # a form's labels, capitalized
@@ -1333,6 +1347,74 @@ def test_the_calculator_page_computes_a_litige(server: str) -> None:
         assert "seules les annonces d'une équipe comptent" in page.inner_text("#error")
         browser.close()
 
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_calculator_scores_a_coinche_game_and_keeps_it_across_a_reload(
+        server: str, size: str) -> None:
+    """The pad for an auction game: the contract (value, trump, coinche) entered and shown
+    on each line, scored as the engine scores it; the fields the rules do not use hidden;
+    the sheet with its rules kept across a reload; other rules start a new sheet once
+    confirmed (a dismissed question changes nothing)."""
+    from playwright.sync_api import sync_playwright
+
+    from rebelote.calculator import HandEntry, new_sheet
+
+    viewport = DESKTOP if size == "desktop" else PHONE
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = new_page(browser, viewport)
+        page.goto(f"{server}/calculator")
+        page.wait_for_selector("#preset option[value=coinche]", state="attached")
+        page.select_option("#preset", "coinche")  # nothing entered yet: no question
+        assert page.input_value("#target") == "2000"  # the preset's own target
+        assert page.is_visible("#bid") and page.is_visible("#ann0")
+        page.select_option("#taker", "1")
+        page.select_option("#bid", "110")
+        page.select_option("#suit", "H")
+        page.select_option("#double", "2")  # we coinched them: they are dedans at 72
+        page.fill("#points", "90")
+        page.click("#add")
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 1")
+        page.select_option("#taker", "0")
+        page.select_option("#bid", "90")
+        page.select_option("#suit", "SA")  # no belote in sans atout: not asked
+        assert page.is_hidden("#belote")
+        page.select_option("#suit", "TA")  # tout atout: a belote in each suit, both sides
+        page.select_option("#double", "1")
+        page.select_option("#belote", "both")
+        page.fill("#points", "100")
+        page.click("#add")
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
+        rows = [r.split("\t") for r in page.eval_on_selector_all(
+            "#sheet tbody tr", "e => e.map(x => x.innerText)")]
+        expected = new_sheet("coinche")
+        expected.add(HandEntry(1, 90, bid=110, double=2, suit="H"))
+        expected.add(HandEntry(0, 100, belote=(0, 1), bid=90, suit="TA"))
+        report = expected.report()
+        assert rows[0][1] == "Them · 110 ♥ coinché ×2" and rows[1][1] == "Us · 90 TA (all trumps)"
+        assert rows[0][2] == "failed (dedans)" and rows[1][2] == "made", rows
+        for row, hand in zip(rows, report["hands"], strict=True):
+            assert [int(x) for x in row[3:7]] == hand["scored"] + hand["totals"], (row, hand)
+        if size == "phone":  # a pad beside a real table: no sideways scrolling
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shot(page, f"calculator-coinche-{size}")
+        page.reload()  # the sheet and its rules are still there
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 2")
+        assert page.input_value("#preset") == "coinche" and page.input_value("#target") == "2000"
+        page.once("dialog", lambda d: d.dismiss())  # other rules? no: nothing changes
+        page.select_option("#preset", "contree")
+        page.wait_for_timeout(200)
+        assert page.input_value("#preset") == "coinche"
+        assert len(page.query_selector_all("#sheet tbody tr")) == 2
+        page.once("dialog", lambda d: d.accept())  # yes: a new sheet for contrée
+        page.select_option("#preset", "contree")
+        page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length === 0")
+        assert page.is_hidden("#ann0") and page.is_visible("#bid")  # contrée: belote only
+        saved = page.evaluate("JSON.parse(localStorage.getItem('rebelote-calc'))")
+        assert saved == {"preset": "contree", "target": 2000, "hands": []}, saved
+        assert page.errors == []
+        browser.close()
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -193,17 +193,19 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     # -- hand summary and game end --
     "web_summary": ("Hand {n}", "Donne {n}", "Mano {n}"),
     "web_card_points": ("card points", "points de plis", "puntos de bazas"),
-    "web_dix_de_der": ("dix de der", "dix de der", "dix de der"),
-    # The last trick's 10 points, counted in the card points above (not added to them).
-    "web_dix_de_der_won": ("✓ (10 included)", "✓ (dont 10)", "✓ (10 incluidos)"),
+    # The last trick's 10 points, counted in the card points above (not added to them);
+    # the row's head says so, its cell is short (a phone's summary has no room).
+    "web_dix_de_der": ("dix de der (in the card points)", "dix de der (dans les points)",
+                       "dix de der (en los puntos)"),
+    "web_dix_de_der_won": ("✓ 10", "✓ 10", "✓ 10"),
     "web_announcements": ("announcements", "annonces", "cantes"),
     "web_belote": ("belote", "belote", "belote"),
     "web_reserve": ("reserve (litige)", "réserve (litige)", "reserva (litige)"),
     "web_capot": ("capot", "capot", "capot"),
     "web_scored": ("scored", "marqué", "anotado"),
-    # How an auction hand's score was made: "(chute 160 + bid 110) × 2 + belote 20".
+    # How an auction hand's score was made: "(penalty 160 + bid 110) × 2 + belote 20".
     "web_term_bid": ("bid", "contrat", "contrato"),
-    "web_term_chute": ("chute", "chute", "chute (multa)"),
+    "web_term_chute": ("penalty", "chute", "multa"),
     "web_totals": ("totals", "totaux", "totales"),
     "web_made": ("contract made", "contrat rempli", "contrato cumplido"),
     "web_failed": ("contract failed (dedans)", "dedans", "contrato fallado (dedans)"),
@@ -297,28 +299,48 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
                          "terminées.",
                          "Nadie tiene clasificación todavía: llega con las partidas terminadas."),
     "web_rating_note": ("The rating is a cautious estimate of skill from the finished games: "
-                        "the estimated skill (mu) less three times its uncertainty (sigma) "
+                        "the estimated skill less three times its uncertainty. A new player "
+                        "starts at 0 (skill 25 ± 8.3); the uncertainty shrinks game after "
+                        "game, so the rating rises as the games confirm the skill "
                         "(openskill, Plackett–Luce).",
                         "Le classement est une estimation prudente du niveau d'après les "
-                        "parties terminées : le niveau estimé (mu) moins trois fois son "
-                        "incertitude (sigma) (openskill, Plackett–Luce).",
+                        "parties terminées : le niveau estimé moins trois fois son "
+                        "incertitude. Un nouveau joueur part de 0 (niveau 25 ± 8,3) ; "
+                        "l'incertitude diminue partie après partie, et le classement monte "
+                        "à mesure que les parties confirment le niveau (openskill, "
+                        "Plackett–Luce).",
                         "La clasificación es una estimación prudente del nivel según las "
-                        "partidas terminadas: el nivel estimado (mu) menos tres veces su "
-                        "incertidumbre (sigma) (openskill, Plackett–Luce)."),
-    "web_mu": ("skill (mu)", "niveau (mu)", "nivel (mu)"),
-    "web_sigma": ("uncertainty (sigma)", "incertitude (sigma)", "incertidumbre (sigma)"),
+                        "partidas terminadas: el nivel estimado menos tres veces su "
+                        "incertidumbre. Un jugador nuevo empieza en 0 (nivel 25 ± 8,3); la "
+                        "incertidumbre baja partida tras partida y la clasificación sube a "
+                        "medida que las partidas confirman el nivel (openskill, "
+                        "Plackett–Luce)."),
+    "web_skill": ("estimated skill ± uncertainty", "niveau estimé ± incertitude",
+                  "nivel estimado ± incertidumbre"),
     "web_player": ("player", "joueur", "jugador"),
     # -- the score calculator page --
     "calc_title": ("Score calculator", "Calculette de points", "Calculadora de puntos"),
-    "calc_intro": ("Enter each hand: who took, our card points with the dix de der (theirs "
-                   "are 162 minus them, unless capot), the announcements that scored and the "
-                   "belote. The litige reserve is handled for you.",
-                   "Entrez chaque donne : qui a pris, nos points de plis avec le dix de der "
-                   "(les leurs : 162 moins les nôtres, sauf capot), les annonces qui comptent "
-                   "et la belote. La réserve du litige est gérée pour vous.",
-                   "Anote cada mano: quién tomó, nuestros puntos de bazas con el dix de der "
-                   "(los suyos: 162 menos los nuestros, salvo capot), los cantes que puntúan y "
-                   "la belote. La reserva del litige se lleva sola."),
+    "calc_intro": ("Enter each hand: who took (in an auction game, the contract: its "
+                   "value, its trump and any coinche), our card points with the dix de der "
+                   "(theirs are 162 minus them, unless capot), the announcements that scored "
+                   "and the belote. The litige reserve is handled for you.",
+                   "Entrez chaque donne : qui a pris (aux enchères, le contrat : sa valeur, "
+                   "son atout et la coinche éventuelle), nos points de plis avec le dix de "
+                   "der (les leurs : 162 moins les nôtres, sauf capot), les annonces qui "
+                   "comptent et la belote. La réserve du litige est gérée pour vous.",
+                   "Anote cada mano: quién tomó (en una partida con subasta, el contrato: su "
+                   "valor, su triunfo y el coinche si lo hubo), nuestros puntos de bazas con "
+                   "el dix de der (los suyos: 162 menos los nuestros, salvo capot), los "
+                   "cantes que puntúan y la belote. La reserva del litige se lleva sola."),
+    "calc_bid": ("Contract", "Contrat", "Contrato"),
+    "calc_suit": ("Trump", "Atout", "Triunfo"),
+    "calc_double": ("Doubled", "Coinché", "Doblado"),
+    "calc_belote_both": ("both sides", "les deux équipes", "los dos equipos"),
+    "calc_taken": ("Taken by", "Pris par", "Tomado por"),
+    "calc_new": ("New sheet", "Nouvelle feuille", "Hoja nueva"),
+    "calc_new_confirm": ("Start a new sheet? The hands entered so far are cleared.",
+                         "Commencer une nouvelle feuille ? Les donnes saisies sont effacées.",
+                         "¿Empezar una hoja nueva? Se borran las manos anotadas."),
     "calc_our_points": ("Our points", "Nos points", "Nuestros puntos"),
     "calc_ann_ours": ("Announcements: ours", "Annonces : les nôtres", "Cantes: los nuestros"),
     "calc_ann_theirs": ("Announcements: theirs", "Annonces : les leurs", "Cantes: los suyos"),
@@ -348,8 +370,10 @@ _ROWS: Final[dict[str, tuple[str, str, str]]] = {
     "preset_three": ("three players", "à trois", "a tres"),
     "preset_decouverte": ("découverte (two players)", "découverte (à deux)",
                           "découverte (a dos)"),
-    "bot_random": ("random bot", "robot au hasard", "bot al azar"),
-    "bot_heuristic": ("heuristic bot", "robot réfléchi", "bot heurístico"),
+    # The bot levels by the player they stand for, as the terminal names them and as the
+    # lobby's introduction promises ("from beginner to expert").
+    "bot_random": ("beginner bot", "robot débutant", "bot principiante"),
+    "bot_heuristic": ("club player bot", "robot joueur de club", "bot jugador de club"),
     "bot_expert": ("expert bot", "robot expert", "bot experto"),
     "web_refused_too_many_guests": (
         "Too many new guests from your address this hour: play on as the guest you are, "
