@@ -211,7 +211,7 @@ def test_interactive_pad_plays_saves_and_resumes(tmp_path: Path) -> None:
     assert [r.score.scored for r in ScoreSheet.load(path).rows()][-1] == (252, 0)
     third = "\n".join(["y", "n", "0", "0", "n", "n"]) + "\n"  # a capot ends the game
     res = cli("score", "--file", str(path), "--lang", "fr", stdin=third, env=env)
-    assert "Nous gagnent la partie" in res.stdout
+    assert "Nous gagnons la partie" in res.stdout
 
 
 def test_interactive_pad_with_an_auction_preset(tmp_path: Path) -> None:

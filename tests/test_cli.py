@@ -94,7 +94,7 @@ def test_score_game_ends_in_the_chosen_language(tmp_path: Path) -> None:
         {"taker": 0, "capot": 0}, {"taker": 0, "capot": 0}]}))
     done = cli("score", "game", str(path), "--lang", "fr")
     assert done.returncode == 0, done.stderr
-    assert "Nous gagnent la partie, 504 à 0" in done.stdout
+    assert "Nous gagnons la partie, 504 à 0" in done.stdout
     path.write_text(json.dumps({"rules": {"preset": "classic"}, "hands": [
         {"taker": 0, "points": 100}]}))
     done = cli("score", "game", str(path), "--lang", "es")

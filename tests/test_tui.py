@@ -220,6 +220,18 @@ async def test_auction_game_bids_from_the_list_and_cards_by_mouse(tmp_path: Path
             assert len(session.hand.played) > before  # the click played the card
             clicked = True
         assert bid_made and clicked
+        hand = session.hand
+        if not hand.is_void:  # the sheet says the contract: its bid, trump and coinche
+            from textual.widgets import DataTable
+
+            from rebelote.actions import CAPOT_LEVEL, bid_value
+
+            await pilot.press("s")
+            await pilot.pause(0.05)
+            cell = app.screen.query_one(DataTable).get_row_at(0)[1]
+            bid = "capot" if hand.bid_level == CAPOT_LEVEL else str(bid_value(hand.bid_level))
+            assert f"{bid} {app.contract_label(hand.contract)}" in cell, cell
+            assert ("×" in cell) == (hand.double > 1), cell
 
 
 def test_hint_measures_are_named_in_every_language() -> None:
@@ -785,3 +797,55 @@ async def test_setup_offers_the_expert_s_thinking_times(tmp_path: Path,
     with pytest.raises(ValueError, match="bot level"):
         Setup(bots="expert:0").check()
     Setup(bots="expert:1500").check()  # the command line may ask for more: no error
+
+
+async def test_the_game_end_says_who_won_in_each_language(tmp_path: Path) -> None:
+    """A game played to its end says "We win" / "They win" ("Us win the game", "Nous
+    gagnent la partie" before), in the player's language."""
+    for lang, we, they in (("en", "We win the game", "They win the game"),
+                           ("fr", "Nous gagnons la partie", "Ils gagnent la partie"),
+                           ("es", "Ganamos la partida", "Ellos ganan la partida")):
+        app = BeloteApp(Setup(preset="ffb", target=500, bots="random", seed=3, lang=lang),
+                        record=tmp_path / f"g-{lang}.json", speed=0)
+        async with app.run_test(size=(100, 30)):
+            session = app.session
+            assert session is not None
+            for _ in range(3000):
+                if session.game.is_over:
+                    break
+                if session.hand_over:
+                    session.next_hand()
+                elif session.waiting_for_human:
+                    session.play_human(session.view().legal_actions[0])
+                else:
+                    session.step_bot()
+            assert session.game.is_over
+            text = app.status_text(session.view())
+            me = session.team
+            assert (we if session.game.winner == me else they) in text, text
+            totals = session.game.totals
+            assert f"({totals[me]} - {totals[1 - me]})" in text, text
+
+
+async def test_a_seats_tags_read_right_for_the_player_too(tmp_path: Path) -> None:
+    """The dealer's and the taker's tags are nouns, as in French ("You dealer", "★ taker
+    ♠"): "You deals" and "You ★ takes ♠" were said at the player's own seat."""
+    app = BeloteApp(Setup(preset="classic", bots="random", seed=5), record=tmp_path / "g.json",
+                    speed=0)
+    async with app.run_test(size=(100, 30)):
+        session = app.session
+        assert session is not None
+        for _ in range(200):  # up to the play, the contract taken
+            view = session.view()
+            if view.phase == "play" or session.hand_over:
+                break
+            if session.waiting_for_human:
+                session.play_human(view.legal_actions[-1])  # a take where offered
+            else:
+                session.step_bot()
+        view = session.view()
+        dealer = app.seat_text(view, view.dealer).plain
+        assert "dealer" in dealer and "deals" not in dealer, dealer
+        if view.taker >= 0 and view.contract >= 0:
+            taker = app.seat_text(view, view.taker).plain
+            assert "★\u00a0taker\u00a0" in taker and "takes" not in taker, taker

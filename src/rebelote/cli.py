@@ -639,7 +639,7 @@ def score_game_cmd(
         console.print(tr("game_not_over", lang))
     else:
         a, b = sheet.totals
-        console.print(tr("winner", lang, team=tr("us" if winner == 0 else "them", lang),
+        console.print(tr("we_win" if winner == 0 else "they_win", lang,
                          a=max(a, b), b=min(a, b)))
 
 

@@ -249,8 +249,8 @@ class Pad:
             self.console.print(sheet_table(sheet, self.lang))
             if sheet.winner is not None:
                 a, b = sheet.totals
-                team = self.t("us" if sheet.winner == 0 else "them")
-                line = self.t("winner", team=team, a=max(a, b), b=min(a, b))
+                line = self.t("we_win" if sheet.winner == 0 else "they_win",
+                              a=max(a, b), b=min(a, b))
                 self.console.print(f"[bold green]{escape(line)}[/]")
                 action = self.ask("menu_over", ["u", "f", "g", "q"], "q")
                 if action == "g":

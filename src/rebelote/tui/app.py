@@ -38,6 +38,7 @@ from rebelote.bots import OFFERED_LEVELS
 from rebelote.cards import ALL_TRUMP, NO_TRUMP, Card, held_order, parse_contract
 from rebelote.decks import STYLES, announcement_label, short_label, suit_label
 from rebelote.errors import IllegalAction
+from rebelote.hand import HandState
 from rebelote.i18n import LANGS, level_label
 from rebelote.paths import config_dir, data_dir
 from rebelote.record import RecordError, replay_file
@@ -185,13 +186,25 @@ class SheetScreen(ModalScreen[None]):
             for side, pts in enumerate(score.scored):
                 totals[side] += pts
             contract = "—" if hand.is_void else (
-                f"{seat_label(self.session, hand.taker, lang)} {hand.contract_name()}")
+                f"{seat_label(self.session, hand.taker, lang)} {self.contract(hand)}")
             outcome = t(score.outcome, lang)
             if score.capot is not None:
                 outcome += " · capot"
             table.add_row(str(i), contract, outcome,
                           *[f"{score.scored[s]} ({totals[s]})" for s in order],
                           str(score.reserve) if score.reserve else "")
+
+
+    def contract(self, hand: HandState) -> str:
+        """A hand's contract as the table's header says it: the trump's sign (not its
+        letter) and, in auction games, the bid and any coinche ("110 ♦ ×2")."""
+        app = self.app
+        label = (app.contract_label(hand.contract) if isinstance(app, BeloteApp)
+                 else hand.contract_name())
+        if hand.bid_level < 0:
+            return label
+        bid = "capot" if hand.bid_level == CAPOT_LEVEL else str(bid_value(hand.bid_level))
+        return f"{bid} {label}" + (f" ×{hand.double}" if hand.double > 1 else "")
 
 
 def seat_label(session: TableSession, seat: int, lang: str) -> str:
@@ -499,12 +512,15 @@ class BeloteApp(App[None]):
         lang = self.lang
         if game.is_over:
             winner = game.winner
-            who = (t("us", lang) if winner == session.team else t("them", lang)) \
-                if game.sides == 2 else self.seat_name(winner or 0)
             me = session.team
-            score = (f"{game.totals[me]} - {game.totals[1 - me]}" if game.sides == 2
-                     else " - ".join(map(str, game.totals)))
-            return t("game_winner", lang, team=who, score=score)
+            if game.sides == 2:
+                score = f"{game.totals[me]} - {game.totals[1 - me]}"
+                key = "game_we_win" if winner == me else "game_they_win"
+                return t(key, lang, score=score)
+            score = " - ".join(map(str, game.totals))
+            if winner == me:
+                return t("game_you_win", lang, score=score)
+            return t("game_player_wins", lang, name=self.seat_name(winner or 0), score=score)
         if self.message:
             return self.message
         if session.hand_over and self.paused_trick is None:
