@@ -188,8 +188,12 @@ async def test_hint_key_in_play_and_where_no_hint_exists(tmp_path: Path) -> None
 
 
 async def test_auction_game_bids_from_the_list_and_cards_by_mouse(tmp_path: Path) -> None:
+    from textual.widgets import OptionList
+
+    from rebelote.actions import COINCHE, PASS
     from rebelote.hand import BID_BASE
 
+    coinched = False
     app = BeloteApp(Setup(preset="coinche", bots="heuristic", seed=3, deck="spanish"),
                     record=tmp_path / "coinche.json", speed=0)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -205,8 +209,16 @@ async def test_auction_game_bids_from_the_list_and_cards_by_mouse(tmp_path: Path
             view = session.view()
             if view.phase == "auction":
                 legal = list(view.legal_actions)
+                listed = app.query_one("#calls", OptionList)
+                ids = [int(str(listed.get_option_at_index(i).id))
+                       for i in range(listed.option_count)]
+                assert sorted(ids) == sorted(legal)
+                if COINCHE in legal:  # right after pass, not the 38th of 38
+                    coinched = True
+                    assert ids[:2] == [PASS, COINCHE], ids
                 if not bid_made and any(a >= BID_BASE for a in legal):
-                    await pilot.press("down", "enter")  # the lowest bid offered
+                    lowest = next(i for i, a in enumerate(ids) if a >= BID_BASE)
+                    await pilot.press(*["down"] * lowest, "enter")  # the lowest bid offered
                     assert any(a >= BID_BASE for a in session.hand.calls)
                     bid_made = True
                 else:
@@ -219,7 +231,7 @@ async def test_auction_game_bids_from_the_list_and_cards_by_mouse(tmp_path: Path
             await pilot.click(widget)
             assert len(session.hand.played) > before  # the click played the card
             clicked = True
-        assert bid_made and clicked
+        assert bid_made and clicked and coinched  # (seed 3: a coinche was offered)
         hand = session.hand
         if not hand.is_void:  # the sheet says the contract: its bid, trump and coinche
             from textual.widgets import DataTable

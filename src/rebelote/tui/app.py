@@ -28,6 +28,9 @@ from textual.widgets.option_list import Option
 
 from rebelote.actions import (
     CAPOT_LEVEL,
+    COINCHE,
+    PASS,
+    SURCOINCHE,
     action_name,
     bid_of,
     bid_value,
@@ -346,6 +349,7 @@ class BeloteApp(App[None]):
     .tall #hand { height: 5; }
     .tall .card { height: 5; width: 9; }
     #calls { height: auto; max-height: 7; display: none; }
+    .tall #calls { max-height: 16; }
     #calls.active { display: block; }
     #message { height: 2; color: $warning; }
     #setup-box, #sheet-box { padding: 0 1; width: 78; height: auto; max-height: 100%;
@@ -874,9 +878,10 @@ class BeloteApp(App[None]):
         calls.set_class(active, "active")
         calls.disabled = not active
         calls.clear_options()
-        if active:
-            calls.add_options([Option(self.call_label(a), id=str(a))
-                               for a in view.legal_actions])
+        if active:  # pass, then (sur)coinche, then the bids: not a coinche 38th of 38
+            first = [a for a in view.legal_actions if a in (PASS, COINCHE, SURCOINCHE)]
+            order = first + [a for a in view.legal_actions if a not in first]
+            calls.add_options([Option(self.call_label(a), id=str(a)) for a in order])
             calls.highlighted = 0
             calls.focus()
 
