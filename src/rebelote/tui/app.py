@@ -197,7 +197,6 @@ class SheetScreen(ModalScreen[None]):
                           *[f"{score.scored[s]} ({totals[s]})" for s in order],
                           str(score.reserve) if score.reserve else "")
 
-
     def contract(self, hand: HandState) -> str:
         """A hand's contract as the table's header says it: the trump's sign (not its
         letter) and, in auction games, the bid and any coinche ("110 ♦ ×2")."""
