@@ -819,7 +819,7 @@ async def test_the_game_end_says_who_won_in_each_language(tmp_path: Path) -> Non
                            ("es", "Ganamos la partida", "Ellos ganan la partida")):
         app = BeloteApp(Setup(preset="ffb", target=500, bots="random", seed=3, lang=lang),
                         record=tmp_path / f"g-{lang}.json", speed=0)
-        async with app.run_test(size=(100, 30)):
+        async with app.run_test(size=(100, 30)) as pilot:
             session = app.session
             assert session is not None
             for _ in range(3000):
@@ -837,6 +837,15 @@ async def test_the_game_end_says_who_won_in_each_language(tmp_path: Path) -> Non
             assert (we if session.game.winner == me else they) in text, text
             totals = session.game.totals
             assert f"({totals[me]} - {totals[1 - me]})" in text, text
+            if lang == "en":  # n: a new game with the same options (it was a dead end)
+                assert "n: new game" in text
+                await pilot.press("n")
+                await pilot.pause(0.05)
+                again = app.session
+                assert again is not None and again is not session
+                assert not again.game.is_over and len(again.game.hands) == 1
+                assert again.game.rules == session.game.rules
+                assert (tmp_path / "g-en.backup.json").exists()  # the finished game kept
 
 
 async def test_a_seats_tags_read_right_for_the_player_too(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -1060,8 +1061,18 @@ class BeloteApp(App[None]):
         self.refresh_table()
 
     def action_next_hand(self) -> None:
+        """The next hand; once the game is over, a new game with the same options (new
+        deals; the finished one kept as the backup)."""
         session = self.session
-        if session is None or not session.hand_over or session.game.is_over:
+        if session is not None and session.game.is_over:
+            seed = self.setup_options.seed
+            self.message = ""
+            self.paused_trick = None
+            self.show_last_trick = False
+            self.start_session(replace(self.setup_options,
+                                       seed=None if seed is None else seed + 1))
+            return
+        if session is None or not session.hand_over:
             return
         session.next_hand()
         self.message = ""
