@@ -870,3 +870,43 @@ async def test_a_seats_tags_read_right_for_the_player_too(tmp_path: Path) -> Non
         if view.taker >= 0 and view.contract >= 0:
             taker = app.seat_text(view, view.taker).plain
             assert "★\u00a0taker\u00a0" in taker and "takes" not in taker, taker
+
+
+async def test_an_auction_hands_summary_says_how_its_score_was_made(tmp_path: Path) -> None:
+    """A coinche hand's summary writes the scores the rows do not add up to ("Total 250 →
+    Scored 360" before): the bid, the chute, a ×2, as the rules computed them, each line
+    adding up to what its side scored."""
+    import re
+
+    for seed in range(1, 30):
+        app = BeloteApp(Setup(preset="coinche", bots="random", seed=seed),
+                        record=tmp_path / f"c{seed}.json", speed=0)
+        async with app.run_test(size=(100, 30)):
+            session = app.session
+            assert session is not None
+            for _ in range(300):
+                if session.hand_over:
+                    break
+                view = session.view()
+                if session.waiting_for_human:  # a bid where offered, else pass
+                    session.play_human(view.legal_actions[1 if view.phase == "auction"
+                                                          and len(view.legal_actions) > 1
+                                                          else 0])
+                else:
+                    session.step_bot()
+            if session.hand.is_void:
+                continue
+            text = app.summary_text().plain
+            lines = [x for x in text.splitlines() if " = " in x]
+            assert lines, text
+            scored = session.game.scores[-1].scored
+            for line in lines:
+                side, formula = line.split(": ", 1)
+                assert re.search(r"(bid|penalty) \d+", formula), line
+                expression = re.sub(r"[a-z ]+ (\d+)", r"\1", formula.split(" =")[0])
+                value = int(formula.split("= ")[1].split(" ")[0])
+                assert eval(expression.replace("×", "*")) == value, line  # adds up
+                mine = scored[session.team if side == "Us" else 1 - session.team]
+                assert formula.endswith(f"= {mine}") or formula.endswith(f"→ {mine}"), line
+            return
+    raise AssertionError("no coinche hand was played out in 29 seeds")

@@ -47,6 +47,7 @@ from rebelote.i18n import LANGS, level_label
 from rebelote.paths import config_dir, data_dir
 from rebelote.record import RecordError, replay_file
 from rebelote.rules import PRESETS, Rules
+from rebelote.scoring import HandScore, Term, auction_terms
 from rebelote.tricks import team_of
 from rebelote.tui.session import (
     DIRECTIONS,
@@ -813,7 +814,8 @@ class BeloteApp(App[None]):
                 rows.append((t("announcements", lang),
                              [str(o.announcements[s]) if o.announcements[s] else "—"
                               for s in order]))
-            rows.append(("belote", [str(o.belote[s]) if o.belote[s] else "—" for s in order]))
+            rows.append((t("belote_row", lang),
+                         [str(o.belote[s]) if o.belote[s] else "—" for s in order]))
         rows.append((t("total", lang), [str(score.totals[s]) for s in order]))
         rows.append((t("scored", lang), [str(score.scored[s]) for s in order]))
         label_w = max(len(r[0]) for r in rows) + 2
@@ -822,12 +824,46 @@ class BeloteApp(App[None]):
             style = "bold" if label == t("scored", lang) else ""
             out.append(f"{label:<{label_w}}" + "".join(f"{v:>9}" for v in values) + "\n",
                        style=style)
+        if game.sides == 2 and game.rules.game == "auction":
+            for line in self.term_lines(hand, score, order, heads):
+                out.append(line + "\n", style="yellow")
         winner = self.announcement_team(hand)
         if winner is not None:
             out.append(t("announcements_of", lang, side=winner) + "\n", style="cyan")
         if score.reserve:
             out.append(f"{t('reserve', lang)}: {score.reserve}\n")
         return out
+
+    def term_lines(self, hand: HandState, score: HandScore, order: list[int],
+                   heads: list[str]) -> list[str]:
+        """How an auction hand's score was made, for each side whose rows above do not
+        add up to it (a bid counted, a ×2): "Us: (penalty 160 + bid 110) × 2 = 540"."""
+        game = self.session.game if self.session else None
+        assert game is not None
+        index = game.hands.index(hand)
+        carried = game.scores[index - 1].reserve if index else 0
+        terms, _made, _won_by = auction_terms(game.rules, hand.outcome(), carried)
+
+        def text(term: Term, inner: bool = False) -> str:
+            if term.name == "sum":
+                joined = " + ".join(text(p) for p in term.parts)
+                return f"({joined})" if inner and len(term.parts) > 1 else joined
+            if term.name == "times":
+                return f"{text(term.parts[0], True)} × {term.parts[1].value}"
+            return f"{t('term_' + term.name, self.lang)} {term.value}"
+
+        def telling(term: Term) -> bool:
+            return term.name in ("bid", "times") or any(telling(p) for p in term.parts)
+
+        lines = []
+        for side, head in zip(order, heads, strict=True):
+            term = terms[side]
+            if term.value and telling(term):
+                shown = f"{head}: {text(term)} = {term.value}"
+                if score.scored[side] != term.value:  # rounded
+                    shown += f" → {score.scored[side]}"
+                lines.append(shown)
+        return lines
 
     def announcement_team(self, hand: Any) -> str | None:
         """Which side's announcements scored (with what), from the public view."""
