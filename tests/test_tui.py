@@ -582,7 +582,7 @@ async def test_the_trick_is_drawn_at_the_players_places(tmp_path: Path) -> None:
         assert seen_won and session.hand_over
         await pilot.pause(0.05)
         summary = str(app.query_one("#trick").render())
-        for word in ("Card points", "belote", "Total", "Scored"):
+        for word in ("Card points", "Belote", "Total", "Scored"):
             assert word in summary
         score = session.game.scores[-1]
         assert str(score.scored[0]) in summary and str(score.scored[1]) in summary
