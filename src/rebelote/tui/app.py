@@ -205,10 +205,11 @@ class SheetScreen(ModalScreen[None]):
         app = self.app
         label = (app.contract_label(hand.contract) if isinstance(app, BeloteApp)
                  else hand.contract_name())
-        if hand.bid_level < 0:
+        if hand.rules.game != "auction":
             return label
-        bid = "capot" if hand.bid_level == CAPOT_LEVEL else str(bid_value(hand.bid_level))
-        return f"{bid} {label}" + (f" ×{hand.double}" if hand.double > 1 else "")
+        o = hand.outcome()
+        bid = "capot" if o.capot_bid else str(o.bid)
+        return f"{bid} {label}" + (f" ×{o.double}" if o.double > 1 else "")
 
 
 def seat_label(session: TableSession, seat: int, lang: str) -> str:
