@@ -1416,6 +1416,10 @@ def test_the_calculator_scores_a_coinche_game_and_keeps_it_across_a_reload(
         assert page.is_hidden("#ann0") and page.is_visible("#bid")  # contrée: belote only
         saved = page.evaluate("JSON.parse(localStorage.getItem('rebelote-calc'))")
         assert saved == {"preset": "contree", "target": 2000, "hands": []}, saved
+        page.evaluate("localStorage.setItem('rebelote-calc', '{\"preset\": \"coin')")
+        page.reload()  # a sheet that cannot be read: an empty classic one, the page working
+        page.wait_for_selector("#preset option[value=classic]", state="attached")
+        assert page.input_value("#preset") == "classic" and page.is_hidden("#bid")
         assert page.errors == []
         browser.close()
 

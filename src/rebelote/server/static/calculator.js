@@ -13,9 +13,13 @@ let lastHands = [];
 /** The sheet saved in this browser: {preset, target, hands}. A sheet kept by an earlier
  * version (its hands alone, a classic game) is read as such. */
 function loadSheet() {
-  const saved = JSON.parse(localStorage.getItem(STORE) || "null");
-  if (saved && Array.isArray(saved.hands)) return saved;
-  const old = JSON.parse(localStorage.getItem("rebelote-sheet") || "[]");
+  const read = (key, none) => {  // what cannot be read (edited by hand, cut off) is none
+    try { return JSON.parse(localStorage.getItem(key) || "null") ?? none; } catch { return none; }
+  };
+  const saved = read(STORE, null);
+  if (saved && Array.isArray(saved.hands) && typeof saved.preset === "string"
+      && Number.isInteger(saved.target) && saved.target > 0) return saved;
+  const old = read("rebelote-sheet", []);
   return { preset: "classic", target: 1000, hands: Array.isArray(old) ? old : [] };
 }
 const sheet = loadSheet();
