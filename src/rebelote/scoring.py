@@ -296,8 +296,15 @@ def _least_beating(rules: Rules, o: HandOutcome) -> int:
     announcements and belote as they were."""
     t, d = o.taker_team, 1 - o.taker_team
     own, other = o.announcements[t] + o.belote[t], o.announcements[d] + o.belote[d]
+    return _least_with(rules, sum(o.card_points), own, other)
+
+
+def _least_with(rules: Rules, pot: int, own: int, other: int) -> int:
+    """The least total of the takers, ``own`` points beside their card points, that
+    beats (or ties, where a tie counts as made) the defence's ``other`` points and the
+    rest of the ``pot`` of card points."""
     # own + c > other + (pot - c)  <=>  2c > pot + other - own
-    twice = sum(o.card_points) + other - own
+    twice = pot + other - own
     cards = -(-twice // 2) if rules.litige == "made" else twice // 2 + 1
     return max(cards, 0) + own
 
@@ -308,13 +315,9 @@ def three_need(rules: Rules, taker: int, totals: tuple[int, ...],
     makes it: the least total beating the two defenders' together, the card points of
     the hand shared otherwise and each belote as it was (their total plus one said "93
     needed" where 82 were enough)."""
-    cards = [x - b for x, b in zip(totals, belote, strict=True)]
-    own = belote[taker]
+    pot = sum(totals) - sum(belote)
     other = sum(b for s, b in enumerate(belote) if s != taker)
-    # own + c > other + (pot - c)  <=>  2c > pot + other - own
-    twice = sum(cards) + other - own
-    least = -(-twice // 2) if rules.litige == "made" else twice // 2 + 1
-    return totals[taker], max(least, 0) + own
+    return totals[taker], _least_with(rules, pot, belote[taker], other)
 
 
 def score_outcome(rules: Rules, outcome: HandOutcome, reserve: int = 0) -> HandScore:
