@@ -200,16 +200,8 @@ class SheetScreen(ModalScreen[None]):
                           str(score.reserve) if score.reserve else "")
 
     def contract(self, hand: HandState) -> str:
-        """A hand's contract as the table's header says it: the trump's sign (not its
-        letter) and, in auction games, the bid and any coinche ("110 ♦ ×2")."""
         app = self.app
-        label = (app.contract_label(hand.contract) if isinstance(app, BeloteApp)
-                 else hand.contract_name())
-        if hand.rules.game != "auction":
-            return label
-        o = hand.outcome()
-        bid = "capot" if o.capot_bid else str(o.bid)
-        return f"{bid} {label}" + (f" ×{o.double}" if o.double > 1 else "")
+        return app.hand_contract(hand) if isinstance(app, BeloteApp) else hand.contract_name()
 
 
 def seat_label(session: TableSession, seat: int, lang: str) -> str:
@@ -550,6 +542,17 @@ class BeloteApp(App[None]):
             return suit_label(contract, "spanish")
         return "♠♥♦♣"[contract]
 
+    def hand_contract(self, hand: HandState) -> str:
+        """A hand's contract as the header says it, for its summary and the sheet: the
+        trump's sign (not its letter) and, in auction games, the bid and any coinche
+        ("110 ♦ ×2")."""
+        label = self.contract_label(hand.contract)
+        if hand.rules.game != "auction":
+            return label
+        o = hand.outcome()
+        bid = "capot" if o.capot_bid else str(o.bid)
+        return f"{bid} {label}" + (f" ×{o.double}" if o.double > 1 else "")
+
     def contract_text(self, view: SeatView) -> Text:
         """The contract line: during the auction the retourne or the highest bid so far,
         then the contract (its bid and coinche in auction games) and who holds it."""
@@ -788,11 +791,7 @@ class BeloteApp(App[None]):
             out.append(f"\n{t('void', lang)}")
             return out
         taker = self.seat_name(hand.taker)
-        info = session.view().contract_info
-        if info is not None:
-            bid = ("capot " if info.is_capot else f"{info.value} ") if info.level >= 0 else ""
-            taker += f" ({bid}{self.contract_label(info.kind)}" + (
-                f" ×{info.double}" if info.double > 1 else "") + ")"
+        taker += f" ({self.hand_contract(hand)})"
         verdict = t(score.outcome, lang)
         capot = score.capot
         if capot is not None:
@@ -826,7 +825,7 @@ class BeloteApp(App[None]):
             out.append(f"{label:<{label_w}}" + "".join(f"{v:>9}" for v in values) + "\n",
                        style=style)
         if game.sides == 2 and game.rules.game == "auction":
-            for line in self.term_lines(hand, score, order, heads):
+            for line in self.term_lines(len(game.hands) - 1, score, order, heads):
                 out.append(line + "\n", style="yellow")
         winner = self.announcement_team(hand)
         if winner is not None:
@@ -835,13 +834,14 @@ class BeloteApp(App[None]):
             out.append(f"{t('reserve', lang)}: {score.reserve}\n")
         return out
 
-    def term_lines(self, hand: HandState, score: HandScore, order: list[int],
+    def term_lines(self, index: int, score: HandScore, order: list[int],
                    heads: list[str]) -> list[str]:
-        """How an auction hand's score was made, for each side whose rows above do not
-        add up to it (a bid counted, a ×2): "Us: (penalty 160 + bid 110) × 2 = 540"."""
+        """How hand ``index``'s score was made in an auction game, for each side whose
+        rows above do not add up to it (a bid counted, a ×2): "Us: (penalty 160 + bid
+        110) × 2 = 540"."""
         game = self.session.game if self.session else None
         assert game is not None
-        index = game.hands.index(hand)
+        hand = game.hands[index]
         carried = game.scores[index - 1].reserve if index else 0
         terms, _made, _won_by = auction_terms(game.rules, hand.outcome(), carried)
 
