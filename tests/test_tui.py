@@ -3,9 +3,17 @@ card with its reason, the score sheet, resuming a saved game, the 80×24 layout.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
+from rich.table import Table as RichTable
+from textual.widgets import Static
+
+from rebelote.actions import COINCHE, PASS, SURCOINCHE
+from rebelote.i18n import tr as t
 from rebelote.record import replay_file
+from rebelote.rules import PRESETS, Rules
 from rebelote.tui.app import BeloteApp, SetupScreen, SheetScreen
 from rebelote.tui.session import Setup
 
@@ -90,6 +98,8 @@ async def test_refusal_reason_is_in_the_players_language(tmp_path: Path) -> None
             if refusals:
                 assert any(word in refusals[0] for word in ("fournir", "couper", "monter",
                                                             "pisser"))
+                contract = str(app.query_one("#contract").render())
+                assert contract.startswith(" Contrat\u00a0: "), contract  # not "Contrat:"
                 return
     raise AssertionError("no refusal in 30 seeds")
 
@@ -698,6 +708,26 @@ def test_the_catalog_is_complete_in_three_languages() -> None:
         assert fields["fr"] == fields["en"] == fields["es"], key
 
 
+async def test_each_key_of_the_catalog_has_one_text_and_each_preset_is_told_right() -> None:
+    """The terminal's texts and the web's share no key (the terminal's preset
+    descriptions were hidden by the web's names of the same keys: the setup read
+    "coinche — coinche"); each preset's description names its target and says whether
+    it has announcements, in the three languages."""
+    from rebelote.i18n import _TERMINAL_TEXT, _TEXT, LANGS
+    from rebelote.i18n_web import WEB_TEXT
+
+    assert not set(_TERMINAL_TEXT) & set(WEB_TEXT)
+    for key in _TEXT:  # French puts a space before a colon (the table's labels too)
+        assert not re.search(r"[^\s\u00a0\u202f\"]:(\s|$)", _TEXT[key]["fr"]), key
+    for preset in PRESETS:
+        rules = Rules.preset_named(preset)
+        for lang in LANGS:
+            about = t(f"preset_about_{preset}", lang)
+            assert re.search(rf"\b{rules.target}\b", about), (preset, lang, about)
+            says = t("announcements", lang).lower() in about
+            assert says == rules.announcements, (preset, lang, about)
+
+
 async def test_a_label_and_its_card_never_wrap_apart(tmp_path: Path) -> None:
     """Item 11: in Spanish the taker's label and its suit stay on one line."""
     app = BeloteApp(Setup(preset="moroccan", lang="es", bots="random", seed=3),
@@ -737,26 +767,127 @@ async def test_bots_play_on_while_the_sheet_is_open(tmp_path: Path) -> None:
         assert after > before or session.waiting_for_human
         await pilot.press("escape")
         header = str(app.query_one("#header").render())
-        assert "ffb" in header
+        assert header.startswith(" FFB · to 1000")  # the preset's name, not its id
 
 
-async def test_the_auction_shows_each_call_at_its_seat_on_a_large_terminal(
-        tmp_path: Path) -> None:
+def _grid_lines(app: BeloteApp) -> list[str]:
+    """The auction table's lines as drawn in the trick box (blank lines left out)."""
+    return [line.strip() for line in str(app.query_one("#trick").render()).split("\n")
+            if line.strip()]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_auction_is_a_table_of_every_call_that_fits_its_box(
+        tmp_path: Path, size: tuple[int, int]) -> None:
+    """The trick box holds the auction as a bidding table: the seats in speaking order
+    on top, a line per round, every call in its place and "…" where the human's goes.
+    At 80x24 the box, shrunk by the list of calls opening under it, is drawn again for
+    its new size (it drew the large box's layout: one call in its middle)."""
     app = BeloteApp(Setup(preset="coinche", bots="heuristic", seed=3),
                     record=tmp_path / "g.json", speed=0)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         session = app.session
         assert session is not None
-        assert await _until(pilot, lambda: session.waiting_for_human or session.hand_over)
+        for _ in range(3):  # a few rounds, so that the table has several lines
+            assert await _until(pilot, lambda: session.waiting_for_human)
+            if session.view().phase != "auction" or len(session.view().calls) >= 6:
+                break
+            await pilot.press("enter")  # pass (first in the list)
         view = session.view()
-        if view.phase != "auction" or not view.calls:
-            return
+        assert view.phase == "auction" and len(view.calls) >= 4, view.calls
+        await pilot.pause(0.2)
         box = app.query_one("#trick")
         assert box.border_title == "Auction"
-        text = str(box.render())
-        last = {(view.first_hand + i) % 4: a for i, a in enumerate(view.calls)}
-        for action in last.values():
-            assert app.call_label(action) in text
+        lines = _grid_lines(app)
+        raw = str(box.render()).rstrip("\n").split("\n")
+        assert len(raw) <= box.content_size.height, (raw, box.content_size)
+        names = [app.seat_name((view.first_hand + i) % 4) for i in range(4)]
+        assert lines[0].split() == " ".join(names).split()
+        cells = [app.call_label(a, short=True) for a in view.calls] + ["…"]
+        rows = [cells[i:i + 4] for i in range(0, len(cells), 4)]
+        for line, row in zip(lines[1:], rows[-(len(lines) - 1):], strict=True):
+            assert line.split() == " ".join(row).split(), (line, row)
+        assert lines[-1].endswith("…")
+
+
+async def test_classic_round_two_is_said_and_shows_its_own_calls(tmp_path: Path) -> None:
+    """Classic's second round is said in the box's title and the prompt (which names the
+    suit that may no longer be taken); the seats show round 2's calls only."""
+    for seed in range(1, 40):
+        app = BeloteApp(Setup(preset="classic", bots="random", seed=seed),
+                        record=tmp_path / f"g{seed}.json", speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            session = app.session
+            assert session is not None
+            ready = (lambda s: lambda: s.waiting_for_human or s.hand_over)(session)
+            while await _until(pilot, ready):
+                view = session.view()
+                if view.phase != "auction" or len(view.calls) >= 4:
+                    break
+                await pilot.press("enter")  # pass
+            view = session.view()
+            if view.phase != "auction" or not session.waiting_for_human:
+                continue
+            await pilot.pause(0.1)
+            assert app.query_one("#trick").border_title == "Auction · round 2"
+            suit = "♠♥♦♣"[view.retourne >> 3]
+            message = str(app.query_one("#message").render())
+            assert message.startswith(f"Round 2: name a trump other than {suit}"), message
+            spoken = {(view.first_hand + i) % 4 for i in range(4, len(view.calls))}
+            for seat in range(4):
+                shown = "«" in app.seat_text(view, seat).plain
+                assert shown == (seat in spoken), (seat, view.calls)
+            return
+    raise AssertionError("no deal where the human speaks in round 2")
+
+
+async def test_who_coinched_is_shown_at_the_seat_during_the_play(tmp_path: Path) -> None:
+    """The coinche stays written at the seat that said it once the play starts (only
+    the contract line said "coinched", not by whom)."""
+    app = BeloteApp(Setup(preset="coinche", bots="heuristic", seed=3),
+                    record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        while await _until(pilot, lambda: session.waiting_for_human):
+            view = session.view()
+            if view.phase != "auction":
+                break
+            session.play_human(COINCHE if COINCHE in view.legal_actions else PASS)
+            app.refresh_table()
+            app.schedule_bots()
+        view = session.view()
+        assert view.phase == "play" and COINCHE in view.calls
+        me = session.human
+        assert "coinche" in app.seat_text(view, me).plain
+        others = [s for s in range(4) if s != me]
+        assert not any("coinche" in app.seat_text(view, s).plain for s in others
+                       if SURCOINCHE not in view.calls)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_question_mark_opens_the_keys_and_escape_closes_them(
+        tmp_path: Path, lang: str) -> None:
+    """A help screen (there was none): ``?`` and F1 list every key of the table with what
+    it does, in the player's language; Esc goes back to the table."""
+    from rebelote.tui.app import HELP_KEYS, HelpScreen
+
+    app = BeloteApp(Setup(preset="coinche", bots="heuristic", seed=3, lang=lang),
+                    record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key in ("question_mark", "f1"):
+            await pilot.press(key)
+            await pilot.pause(0.1)
+            assert isinstance(app.screen, HelpScreen), key
+            grid = app.screen.query_one("#help-keys", Static).content
+            assert isinstance(grid, RichTable)
+            rows = list(zip(*(c.cells for c in grid.columns), strict=True))
+            assert rows == [(keys, t(what, lang)) for keys, what in HELP_KEYS]
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+            assert not isinstance(app.screen, HelpScreen)
+        footer = " ".join(str(w.render()) for w in app.query("FooterKey"))
+        assert t("key_help", lang) in footer
 
 
 async def test_an_unreadable_saved_game_is_not_offered_and_is_kept(tmp_path: Path) -> None:

@@ -13,7 +13,9 @@ from rebelote.scoring import SCORE_ERRORS, ScoreError
 
 LANGS: Final = ("en", "fr", "es")
 
-_TEXT: Final[dict[str, dict[str, str]]] = {
+_TERMINAL_TEXT: Final[dict[str, dict[str, str]]] = {
+    # the terminal game's, the pad's and the command line's texts; the web card room's
+    # are rebelote.i18n_web's, and no key is in both (a test: one key, one text)
     "us": {"en": "Us", "fr": "Nous", "es": "Nosotros"},
     "them": {"en": "Them", "fr": "Eux", "es": "Ellos"},
     "hand": {"en": "Hand", "fr": "Donne", "es": "Mano"},
@@ -119,6 +121,10 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
     "your_turn_call": {"en": "Your turn to speak: ↑↓ (PgUp PgDn Home End) and Enter",
                        "fr": "À vous de parler : ↑↓ (Pg préc. Pg suiv. Début Fin) puis Entrée",
                        "es": "Le toca hablar: ↑↓ (RePág AvPág Inicio Fin) e Intro"},
+    "your_turn_call_round_2": {
+        "en": "Round 2: name a trump other than {suit}, or pass: ↑↓ and Enter",
+        "fr": "2e tour : nommez un atout autre que {suit}, ou passez : ↑↓ puis Entrée",
+        "es": "2.ª vuelta: elija un triunfo que no sea {suit}, o pase: ↑↓ e Intro"},
     "your_turn_play": {"en": "Your turn: a card's key ({keys}), ←→ and Enter, or click",
                        "fr": "À vous : touche de la carte ({keys}), ←→ et Entrée, ou clic",
                        "es": "Le toca: tecla de la carta ({keys}), ←→ e Intro, o clic"},
@@ -131,7 +137,7 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
     "west": {"en": "West", "fr": "Ouest", "es": "Oeste"},
     "east": {"en": "East", "fr": "Est", "es": "Este"},
     "pass": {"en": "pass", "fr": "passe", "es": "paso"},
-    "take": {"en": "take (je prends)", "fr": "je prends", "es": "tomo (je prends)"},
+    "take": {"en": "take", "fr": "je prends", "es": "tomo"},
     "coinche": {"en": "coinche", "fr": "coinche", "es": "coinche (contra)"},
     "surcoinche": {"en": "surcoinche", "fr": "surcoinche", "es": "surcoinche (recontra)"},
     "hint": {"en": "Hint", "fr": "Conseil", "es": "Consejo"},
@@ -153,6 +159,40 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
     "key_slower": {"en": "slower", "fr": "plus lent", "es": "más lento"},
     "key_quit": {"en": "quit", "fr": "quitter", "es": "salir"},
     "key_speed": {"en": "speed", "fr": "vitesse", "es": "velocidad"},
+    "key_help": {"en": "help", "fr": "aide", "es": "ayuda"},
+    "help_title": {"en": "Keys", "fr": "Touches", "es": "Teclas"},
+    "help_card_key": {"en": "play that card (from the left; 9, 0, a, b, c past 8)",
+                      "fr": "jouer cette carte (depuis la gauche ; 9, 0, a, b, c après 8)",
+                      "es": "jugar esa carta (desde la izquierda; 9, 0, a, b, c tras 8)"},
+    "help_choose_card": {"en": "choose a card, then play it (or click it)",
+                         "fr": "choisir une carte, puis la jouer (ou cliquer dessus)",
+                         "es": "elegir una carta y jugarla (o hacer clic en ella)"},
+    "help_choose_call": {"en": "in the auction: choose a call (PgUp PgDn Home End), say it",
+                         "fr": "aux enchères : choisir une annonce (Pg préc. Pg suiv. Début "
+                               "Fin), la dire",
+                         "es": "en la subasta: elegir una voz (RePág AvPág Inicio Fin), "
+                               "decirla"},
+    "help_hint": {"en": "a hint: what each card or call is worth to the expert bot",
+                  "fr": "un conseil : ce que vaut chaque carte ou annonce pour le bot expert",
+                  "es": "un consejo: lo que vale cada carta o voz para el bot experto"},
+    "help_last": {"en": "show the last trick again (l again: back)",
+                  "fr": "revoir le dernier pli (l encore : retour)",
+                  "es": "ver otra vez la última baza (l otra vez: volver)"},
+    "help_sheet": {"en": "the score sheet: every hand and the totals",
+                   "fr": "la feuille de marque : chaque donne et les totaux",
+                   "es": "la hoja de puntos: cada mano y los totales"},
+    "help_speed": {"en": "the bots play faster or slower",
+                   "fr": "les bots jouent plus vite ou plus lentement",
+                   "es": "los bots juegan más rápido o más despacio"},
+    "help_next": {"en": "the next hand; once the game is over, a new game",
+                  "fr": "la donne suivante ; la partie finie, une nouvelle partie",
+                  "es": "la mano siguiente; terminada la partida, una nueva"},
+    "help_quit": {"en": "save and quit (the setup offers to resume the game next time)",
+                  "fr": "enregistrer et quitter (la prochaine fois, la partie est proposée)",
+                  "es": "guardar y salir (la próxima vez se ofrece seguir la partida)"},
+    "help_help": {"en": "this help", "fr": "cette aide", "es": "esta ayuda"},
+    "help_close": {"en": "Esc, ? or q: back to the table", "fr": "Échap, ? ou q : retour à "
+                   "la table", "es": "Esc, ? o q: volver a la mesa"},
     # -- the terminal game: the table --
     "you": {"en": "You", "fr": "Vous", "es": "Usted"},
     "your_table": {"en": "dashed: your table's face-up cards",
@@ -169,6 +209,8 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
                     "es": "recontrado ×4 (surcoinche)"},
     "taken_by": {"en": "taken by {who}", "fr": "pris par {who}", "es": "tomado por {who}"},
     "auction": {"en": "Auction", "fr": "Enchères", "es": "Subasta"},
+    "auction_round_2": {"en": "Auction · round 2", "fr": "Enchères · 2e tour",
+                        "es": "Subasta · 2.ª vuelta"},
     "best_bid": {"en": "highest bid {bid} by {who}", "fr": "meilleure enchère {bid} par {who}",
                  "es": "mejor apuesta {bid} de {who}"},
     "no_bid_yet": {"en": "no bid yet", "fr": "pas encore d'enchère", "es": "sin apuestas aún"},
@@ -219,6 +261,9 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
     "lang_name": {"en": "English", "fr": "Français", "es": "Español"},
     "seat": {"en": "Your seat", "fr": "Votre place", "es": "Su asiento"},
     "seat_n": {"en": "seat {n}", "fr": "place {n}", "es": "asiento {n}"},
+    "seat_with_partner": {"en": "seat {n} (partner: seat {p})",
+                          "fr": "place {n} (partenaire : place {p})",
+                          "es": "asiento {n} (pareja: asiento {p})"},
     "deck": {"en": "Deck", "fr": "Jeu de cartes", "es": "Baraja"},
     "deck_default": {"en": "default: {deck}", "fr": "par défaut : {deck}",
                      "es": "por defecto: {deck}"},
@@ -237,23 +282,35 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
                             "es": "experto, {s} s por carta"},
     "setup_keys": {"en": "Tab, Enter · Esc: quit", "fr": "Tab, Entrée · Échap : quitter",
                    "es": "Tab, Intro · Esc: salir"},
-    "preset_classic": {"en": "classic, announcements, to 1000",
-                       "fr": "classique, annonces, en 1000",
-                       "es": "clásica, cantes, a 1000"},
-    "preset_ffb": {"en": "federation, belote only", "fr": "fédérale, belote seule",
-                   "es": "federación, solo belote"},
-    "preset_skill7": {"en": "online, to 501", "fr": "en ligne, en 501", "es": "en línea, a 501"},
-    "preset_moroccan": {"en": "Moroccan, Spanish deck", "fr": "marocaine, jeu espagnol",
-                        "es": "marroquí, baraja española"},
-    "preset_coinche": {"en": "bids, coinche, to 2000", "fr": "enchères, coinche, en 2000",
-                       "es": "subasta, coinche, a 2000"},
-    "preset_contree": {"en": "bids, contrée, to 2000", "fr": "enchères, contrée, en 2000",
-                       "es": "subasta, contrée, a 2000"},
-    "preset_acorralada": {"en": "bids, contra, to 701", "fr": "enchères, contra, en 701",
-                          "es": "subasta, contra, a 701"},
-    "preset_three": {"en": "three players", "fr": "à trois", "es": "tres jugadores"},
-    "preset_decouverte": {"en": "two players, découverte", "fr": "à deux, découverte",
-                          "es": "dos jugadores, découverte"},
+    # what each preset is, beside its name (``preset_NAME``, rebelote.i18n_web); each
+    # target here is checked against the preset's rules (tests/test_i18n.py)
+    "preset_about_classic": {"en": "retourne, announcements, to 1000",
+                             "fr": "retourne, annonces, en 1000",
+                             "es": "carta vuelta, cantes, a 1000"},
+    "preset_about_ffb": {"en": "federation rules, belote only, to 1000",
+                         "fr": "règles fédérales, belote seule, en 1000",
+                         "es": "reglas de la federación, solo belote, a 1000"},
+    "preset_about_skill7": {"en": "online rules, announcements, to 501",
+                            "fr": "règles en ligne, annonces, en 501",
+                            "es": "reglas en línea, cantes, a 501"},
+    "preset_about_moroccan": {"en": "Spanish deck, announcements, to 1000",
+                              "fr": "jeu espagnol, annonces, en 1000",
+                              "es": "baraja española, cantes, a 1000"},
+    "preset_about_coinche": {"en": "bids, coinche, announcements, to 2000",
+                             "fr": "enchères, coinche, annonces, en 2000",
+                             "es": "subasta, coinche, cantes, a 2000"},
+    "preset_about_contree": {"en": "bids, contre, belote only, to 2000",
+                             "fr": "enchères, contre, belote seule, en 2000",
+                             "es": "subasta, contra, solo belote, a 2000"},
+    "preset_about_acorralada": {"en": "bids, contra, belote only, to 701",
+                                "fr": "enchères, contra, belote seule, en 701",
+                                "es": "subasta, contra, solo belote, a 701"},
+    "preset_about_three": {"en": "each for himself, to 1000",
+                           "fr": "chacun pour soi, en 1000",
+                           "es": "cada uno para sí, a 1000"},
+    "preset_about_decouverte": {"en": "face-up table cards, to 1000",
+                                "fr": "cartes de table visibles, en 1000",
+                                "es": "cartas de mesa a la vista, a 1000"},
     # -- the score pad --
     "hands_one": {"en": "1 hand", "fr": "1 donne", "es": "1 mano"},
     "hands_other": {"en": "{n} hands", "fr": "{n} donnes", "es": "{n} manos"},
@@ -305,8 +362,8 @@ _TEXT: Final[dict[str, dict[str, str]]] = {
     "rich_yes_no": {"en": "Please answer y or n", "fr": "Répondez o (oui) ou n (non)",
                     "es": "Responda s (sí) o n (no)"},
     "yes_letter": {"en": "y", "fr": "o", "es": "s"},
-    **WEB_TEXT,  # the web card room's texts (rebelote.i18n_web)
 }
+_TEXT: Final[dict[str, dict[str, str]]] = {**_TERMINAL_TEXT, **WEB_TEXT}
 
 _SCORE_ERRORS: Final[dict[str, tuple[str, str]]] = {
     # key: (French, Spanish); the English is rebelote.scoring.SCORE_ERRORS.
@@ -501,6 +558,16 @@ def tr(key: str, lang: str = "en", **values: object) -> str:
     """The text ``key`` in ``lang`` (English if missing), with ``values`` filled in."""
     entry = _TEXT[key]
     return entry.get(lang, entry["en"]).format(**values)
+
+
+def colon(lang: str = "en") -> str:
+    """The colon after a label: French puts a (no-break) space before it."""
+    return "\u00a0: " if lang == "fr" else ": "
+
+
+def preset_name(preset: str, lang: str = "en") -> str:
+    """A preset's name in ``lang`` ("classique"); an unknown one as it is written."""
+    return tr(f"preset_{preset}", lang) if f"preset_{preset}" in _TEXT else preset
 
 
 def level_label(spec: str, lang: str = "en", style: str = "level") -> str:

@@ -19,7 +19,7 @@ from rich.table import Table
 
 from rebelote.announcements import team_totals
 from rebelote.calculator import HandEntry, ScoreSheet, new_sheet
-from rebelote.i18n import error_text, plural, tr
+from rebelote.i18n import error_text, plural, preset_name, tr
 from rebelote.rules import PRESETS
 from rebelote.scoring import ScoreError
 
@@ -35,7 +35,8 @@ def sheet_table(sheet: ScoreSheet, lang: str = "en") -> Table:
     rules = sheet.rules
     target = tr("to_target", lang, n=rules.target) if rules.target else tr(
         "in_hands", lang, n=rules.hands_limit)
-    table = Table(title=tr("sheet_title", lang, preset=rules.preset, target=target))
+    table = Table(title=tr("sheet_title", lang, preset=preset_name(rules.preset, lang),
+                           target=target))
     table.add_column(tr("hand", lang), justify="right")
     table.add_column(tr("taker", lang))
     table.add_column(tr("outcome", lang))

@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -43,7 +44,7 @@ from rebelote.cards import ALL_TRUMP, NO_TRUMP, Card, held_order, parse_contract
 from rebelote.decks import STYLES, announcement_label, short_label, suit_label
 from rebelote.errors import IllegalAction
 from rebelote.hand import HandState
-from rebelote.i18n import LANGS, level_label
+from rebelote.i18n import LANGS, colon, level_label, preset_name
 from rebelote.paths import config_dir, data_dir
 from rebelote.record import RecordError, replay_file
 from rebelote.rules import PRESETS, Rules
@@ -130,7 +131,7 @@ def saved_game_summary(path: Path, lang: str) -> tuple[str | None, str | None]:
     else:
         score = " · ".join(f"{name} {x}" for name, x in zip(game.players, game.totals,
                                                                strict=False))
-    return t("saved_game", lang, preset=game.rules.preset, hand=len(game.hands),
+    return t("saved_game", lang, preset=preset_name(game.rules.preset, lang), hand=len(game.hands),
              score=score), None
 
 
@@ -157,6 +158,18 @@ class CardWidget(Static):
         assert isinstance(app, BeloteApp)
         app.selected = self.index
         app.try_play(self.card)
+
+
+class TrickBox(Static):
+    """The middle of the table. Drawn again when its size changes: the list of calls
+    opening under it shrinks it after its drawing was made for the larger box."""
+
+    drawn_for: tuple[int, int] = (0, 0)
+
+    def on_resize(self, event: Any) -> None:
+        app = self.app
+        if isinstance(app, BeloteApp) and self.drawn_for != tuple(self.content_size):
+            app.redraw_trick()
 
 
 class SheetScreen(ModalScreen[None]):
@@ -212,6 +225,45 @@ def seat_label(session: TableSession, seat: int, lang: str) -> str:
 RESUME = "resume"
 
 
+def seat_choice(seat: int, players: int, lang: str) -> str:
+    """A seat as the setup offers it: its number as records write it and, with four
+    players, the partner's ("seat 0 (partner: seat 2)")."""
+    if players != 4:
+        return t("seat_n", lang, n=seat)
+    return t("seat_with_partner", lang, n=seat, p=(seat + 2) % 4)
+
+
+HELP_KEYS: tuple[tuple[str, str], ...] = (
+    ("1-8", "help_card_key"), ("← →  ⏎", "help_choose_card"),
+    ("↑ ↓  ⏎", "help_choose_call"), ("h", "help_hint"), ("l", "help_last"),
+    ("s", "help_sheet"), ("+ -", "help_speed"), ("n", "help_next"), ("q", "help_quit"),
+    ("?  F1", "help_help"),
+)
+"""The keys the help screen lists, and what each does (its catalog key)."""
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys of the table and what they do (``?`` or F1)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,f1,q", "dismiss", "close")]
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        keys = RichTable.grid(padding=(0, 2))
+        keys.add_column(style="bold yellow", no_wrap=True)
+        keys.add_column()  # what it does: wrapped lines stay in their column
+        for key, what in HELP_KEYS:
+            keys.add_row(key, t(what, lang))
+        yield Vertical(Label(t("help_title", lang), id="help-title"),
+                       Static(keys, id="help-keys"),
+                       Label(t("help_close", lang), classes="note"), id="help-box")
+
+
 class SetupScreen(Screen[Setup | str]):
     """The options of a new game, remembered for next time; resuming the saved game is
     offered first. Every list holds valid choices only (no blank entry)."""
@@ -256,7 +308,8 @@ class SetupScreen(Screen[Setup | str]):
         levels = [*OFFERED_LEVELS, *([s.bots] if s.bots not in OFFERED_LEVELS else [])]
         rows += [
             row("language", select([(t("lang_name", x), x) for x in LANGS], lang, "lang")),
-            row("rules", select([(f"{p} — {t('preset_' + p, lang)}", p) for p in PRESETS],
+            row("rules", select([(f"{preset_name(p, lang)} — {t('preset_about_' + p, lang)}",
+                                  p) for p in PRESETS],
                                 s.preset, "preset")),
             row("target", select([(t("preset_target", lang, n=default_target), 0)]
                                  + [(str(x), x) for x in TARGETS], s.target, "target")),
@@ -264,9 +317,9 @@ class SetupScreen(Screen[Setup | str]):
                 [(t("preset_choice", lang), "preset"), (t("on", lang), "on"),
                  (t("off", lang), "off")],
                 "preset" if s.announcements is None else ("on" if s.announcements else "off"),
-                "announcements", disabled=rules.players != 4)),
-            row("seat", select([(t("seat_n", lang, n=x), x) for x in range(rules.players)],
-                               s.seat, "seat")),
+                "announcements", disabled=rules.players != 4 or rules.game == "auction")),
+            row("seat", select([(seat_choice(x, rules.players, lang), x)
+                                for x in range(rules.players)], s.seat, "seat")),
             row("deck", select([(t("deck_default", lang,
                                    deck=t("deck_" + default_deck(s.preset, lang), lang)), "")]
                                + [(t("deck_" + d, lang), d) for d in STYLES], s.deck, "deck")),
@@ -355,7 +408,10 @@ class BeloteApp(App[None]):
     .saved-line { width: 1fr; padding: 0 1; }
     .note { height: auto; color: $text-muted; padding: 0 1; }
     #sheet { height: auto; max-height: 18; }
-    SheetScreen, SetupScreen { align: center middle; }
+    #help-box { padding: 0 1; width: 78; max-width: 100%; height: auto; max-height: 100%;
+                border: round $accent; }
+    #help-title { text-style: bold; color: $accent; }
+    SheetScreen, SetupScreen, HelpScreen { align: center middle; }
     """
 
     KEYS: ClassVar[tuple[tuple[str, str, str, bool], ...]] = (
@@ -370,6 +426,8 @@ class BeloteApp(App[None]):
         ("minus", "speed(1)", "", False),
         ("n", "next_hand", "", False),
         ("q", "quit_game", "key_quit", True),
+        ("question_mark", "help", "key_help", True),
+        ("f1", "help", "", False),
     )
 
     def __init__(self, setup: Setup | None = None, record: Path | None = None,
@@ -399,7 +457,8 @@ class BeloteApp(App[None]):
         for key, action, label, show in self.KEYS:
             keys[key] = [Binding(key, action, t(label, self.lang) if label else "",
                                  show=show, priority=key == "enter",
-                                 key_display={"enter": "⏎", "plus": "+/-"}.get(key))]
+                                 key_display={"enter": "⏎", "plus": "+/-",
+                                              "question_mark": "?"}.get(key))]
         self.refresh_bindings()
 
     def table_widget(self, selector: str, expect: type[Any] = Widget) -> Any:
@@ -421,7 +480,8 @@ class BeloteApp(App[None]):
         yield Static(id="contract")
         yield Vertical(
             Static(id="north"),
-            Horizontal(Static(id="west"), Static(id="trick"), Static(id="east"), id="middle"),
+            Horizontal(Static(id="west"), TrickBox(id="trick"), Static(id="east"),
+                       id="middle"),
             Static(id="south-label"), id="table")
         yield Horizontal(id="hand")
         yield OptionList(id="calls", disabled=True)
@@ -485,8 +545,9 @@ class BeloteApp(App[None]):
         target = t("to_target", lang, n=rules.target) if rules.target else t(
             "in_hands", lang, n=rules.hands_limit)
         self.table_widget("#header", Static).update(Text(
-            f" {rules.preset} · {target} · {t('hand_n', lang, n=len(game.hands))} · "
-            f"{totals}{reserve}", no_wrap=True, overflow="ellipsis"))
+            f" {preset_name(rules.preset, lang)} · {target} · "
+            f"{t('hand_n', lang, n=len(game.hands))} · {totals}{reserve}",
+            no_wrap=True, overflow="ellipsis"))
         self.table_widget("#contract", Static).update(self.contract_text(view))
         positions = self.positions(rules.players)
         for where in ("north", "west", "east"):
@@ -495,13 +556,21 @@ class BeloteApp(App[None]):
                 self.seat_text(view, seat, wide=where == "north") if seat is not None else "")
         self.table_widget("#south-label", Static).update(
             self.seat_text(view, session.human, wide=True))
-        trick_box = self.table_widget("#trick", Static)
-        title, body = self.trick_text(view, positions)
-        trick_box.border_title = title
-        trick_box.update(body)
+        self.redraw_trick(view)
         self.render_hand(view)
         self.render_calls(view)
         self.table_widget("#message", Static).update(self.status_text(view))
+
+    def redraw_trick(self, view: SeatView | None = None) -> None:
+        """The trick box's title and drawing, for its size now."""
+        if self.session is None or not self.screen_stack[0].query("#trick"):
+            return
+        view = view or self.session.view()
+        box = self.table_widget("#trick", TrickBox)
+        title, body = self.trick_text(view, self.positions(view.rules.players))
+        box.border_title = title
+        box.update(body)
+        box.drawn_for = (box.content_size.width, box.content_size.height)
 
     def status_text(self, view: SeatView) -> str:
         session = self.session
@@ -525,6 +594,9 @@ class BeloteApp(App[None]):
             return t("next_hand", lang)
         if session.waiting_for_human:
             if view.phase == "auction":
+                if self.second_round(view):
+                    return t("your_turn_call_round_2", lang,
+                             suit=self.contract_label(view.retourne >> 3))
                 return t("your_turn_call", lang)
             keys = CARD_KEYS[:len(self.hand_cards)]
             shown = keys if len(keys) <= 1 else f"{keys[0]}-{keys[-1]}"
@@ -567,14 +639,14 @@ class BeloteApp(App[None]):
             if info.double > 1:
                 double = " · " + t("coinched" if info.double == 2 else "surcoinched", lang)
         if info is not None and info.final:
-            text.append(f" {t('contract', lang)}: ")
+            text.append(f" {t('contract', lang)}{colon(lang)}")
             text.append(f"{bid}{self.contract_label(info.kind)}", style="bold yellow")
             side = self.side_name(info.bidder)
             text.append(" " + t("taken_by", lang, who=self.seat_name(info.bidder)
                                 + (f" ({side})" if side else "")))
             text.append(double, style="bold magenta")
             return text
-        text.append(f" {t('auction', lang)}: ")
+        text.append(f" {t('auction', lang)}{colon(lang)}")
         if info is not None:
             text.append(t("best_bid", lang, bid=bid + self.contract_label(info.kind),
                           who=self.seat_name(info.bidder)), style="bold")
@@ -618,10 +690,16 @@ class BeloteApp(App[None]):
         if seat == view.taker and view.contract >= 0:
             text.append(f"{sep}★{NBSP}{t('taker_short', lang)}{NBSP}"
                         f"{self.contract_label(view.contract)}", style="bold yellow")
+        n = view.rules.players
+        since = n if self.second_round(view) else 0  # round 2: its own calls only
         calls = [a for i, a in enumerate(view.calls)
-                 if (view.first_hand + i) % view.rules.players == seat]
+                 if i >= since and (view.first_hand + i) % n == seat]
         if view.phase == "auction" and calls:
             text.append(f"{sep}«{NBSP}{self.call_label(calls[-1])}{NBSP}»", style="cyan")
+        if view.phase != "auction" and view.rules.game == "auction":
+            double = self.doubled_by(view).get(seat)
+            if double:  # who coinched (and surcoinched) stays shown during the play
+                text.append(f"{sep}{t(double, lang)}", style="bold magenta")
         for ann in view.announcements:
             if ann.seat == seat:
                 text.append(f"{sep}{announcement_label(ann.kind, self.style)}", style="cyan")
@@ -632,7 +710,7 @@ class BeloteApp(App[None]):
                 and view.table[seat]:
             text.append(f"{sep}{t('your_table', lang)}", style="dim")
         if view.rules.players == 2 and view.table and seat != self.session_human():
-            text.append(f"\n{t('table', lang)}:{NBSP}")
+            text.append(f"\n{t('table', lang)}{colon(lang).rstrip()}{NBSP}")
             for i, c in enumerate(held_order(view.table[seat], view.contract)):
                 if i:
                     text.append(" ")
@@ -663,18 +741,61 @@ class BeloteApp(App[None]):
             trick = view.trick
             title = t("trick_n", lang, n=len(view.tricks) + 1, of=32 // n if n != 3 else 8)
         else:
-            last: dict[int, str] = {}
-            for i, action in enumerate(view.calls):
-                last[(view.first_hand + i) % n] = self.call_label(action)
-            if self.table_widget("#trick", Static).content_size.height < 6:
-                return t("auction", lang), Text()  # no room: the seats show their calls
-            return t("auction", lang), self.draw_trick(view, None, positions, last)
+            title = t("auction_round_2" if self.second_round(view) else "auction", lang)
+            return title, self.auction_grid(view)
         return title, self.draw_trick(view, trick, positions)
 
+    @staticmethod
+    def doubled_by(view: SeatView) -> dict[int, str]:
+        """Who said coinche and surcoinche in this hand's auction (their catalog
+        keys by seat)."""
+        n = view.rules.players
+        return {(view.first_hand + i) % n: "coinche" if a == COINCHE else "surcoinche"
+                for i, a in enumerate(view.calls) if a in (COINCHE, SURCOINCHE)}
+
+    @staticmethod
+    def second_round(view: SeatView) -> bool:
+        """Whether a classic auction (a retourne) is in its second round."""
+        return (view.phase == "auction" and view.rules.game == "retourne"
+                and view.retourne >= 0 and len(view.calls) >= view.rules.players)
+
+    def auction_grid(self, view: SeatView) -> Text:
+        """Every call so far, as a bidding table: a column per seat in speaking order
+        (its name on top), a line per round, "…" where the next call goes; the last lines
+        when they do not all fit. Centred in the trick box."""
+        n = view.rules.players
+        box = self.table_widget("#trick", Static)
+        width, height = max(box.content_size.width, 20), max(box.content_size.height, 2)
+        seats = [(view.first_hand + i) % n for i in range(n)]
+        cells = [self.call_label(a, short=True) for a in view.calls]
+        if view.phase == "auction" and view.turn >= 0:
+            cells.append("…")
+        rows = [cells[i:i + n] for i in range(0, len(cells), n)] or [[]]
+        names = [self.seat_name(s) for s in seats]
+        column = min(max(len(x) for x in [*names, *cells, "····"]) + 2, width // n)
+
+        def fit(text: str) -> str:
+            text = text if len(text) < column else text[:column - 2] + "…"
+            return text.center(column)
+
+        out = Text(no_wrap=True, overflow="crop")
+        pad = " " * max(0, (width - column * n) // 2)
+        shown = rows[-(height - 1):]
+        top = max(0, (height - 1 - len(shown)) // 2)
+        out.append("\n" * top)
+        out.append(pad)
+        for s, name in zip(seats, names, strict=True):
+            out.append(fit(name), style="bold reverse" if s == view.turn else "bold")
+        for row in shown:
+            out.append("\n" + pad)
+            for cell in row:
+                out.append(fit(cell), style="bold" if cell == "…" else "cyan")
+        return out
+
     def draw_trick(self, view: SeatView, trick: Trick | None,
-                   positions: dict[str, int], calls: dict[int, str] | None = None) -> Text:
-        """The trick's cards (or, with ``calls``, each seat's last call) at the players'
-        places around the box; framed cards when the box is large."""
+                   positions: dict[str, int]) -> Text:
+        """The trick's cards at the players' places around the box; framed cards when
+        the box is large."""
         lang = self.lang
         n = view.rules.players
         box = self.table_widget("#trick", Static)
@@ -689,19 +810,10 @@ class BeloteApp(App[None]):
                 view.master if view.master >= 0 else None)
 
         def cell(where: str) -> tuple[Text, Text]:
-            """The card at ``where`` and, under it, its marks (led, holds / wins); in
-            the auction, the seat's last call."""
+            """The card at ``where`` and, under it, its marks (led, holds / wins)."""
             seat = positions.get(where)
             card, marks = Text(no_wrap=True), Text(no_wrap=True)
             if seat is None:
-                return card, marks
-            if calls is not None:
-                if seat in calls:
-                    card.append(calls[seat], style="bold cyan")
-                else:
-                    card.append("··", style="dim")
-                if seat == view.turn:
-                    marks.append("…", style="bold")
                 return card, marks
             if seat in cards:
                 card.append_text(card_text(cards[seat], self.style))
@@ -831,7 +943,7 @@ class BeloteApp(App[None]):
         if winner is not None:
             out.append(t("announcements_of", lang, side=winner) + "\n", style="cyan")
         if score.reserve:
-            out.append(f"{t('reserve', lang)}: {score.reserve}\n")
+            out.append(f"{t('reserve', lang)}{colon(lang)}{score.reserve}\n")
         return out
 
     def term_lines(self, index: int, score: HandScore, order: list[int],
@@ -860,7 +972,7 @@ class BeloteApp(App[None]):
         for side, head in zip(order, heads, strict=True):
             term = terms[side]
             if term.value and telling(term):
-                shown = f"{head}: {text(term)} = {term.value}"
+                shown = f"{head}{colon(self.lang)}{text(term)} = {term.value}"
                 if score.scored[side] != term.value:  # rounded
                     shown += f" → {score.scored[side]}"
                 lines.append(shown)
@@ -898,12 +1010,18 @@ class BeloteApp(App[None]):
             widgets.append(w)
         box.mount(*widgets)
 
-    def call_label(self, action: int) -> str:
+    def call_label(self, action: int, short: bool = False) -> str:
+        """A call as the list of calls says it; ``short``: SA and TA by their letters
+        (the auction's table)."""
         if is_bid(action):
             level, contract = bid_of(action)
             value = "capot" if level == CAPOT_LEVEL else str(bid_value(level))
-            return f"{value}{NBSP}{self.contract_label(contract)}"
+            kind = {NO_TRUMP: "SA", ALL_TRUMP: "TA"}.get(contract, "") if short else ""
+            kind = kind or self.contract_label(contract)
+            return f"{value}{NBSP}{kind}"
         name = action_name(action)
+        if name in ("SA", "TA") and short:
+            return name
         if name in ("S", "H", "D", "C", "SA", "TA"):
             return self.contract_label(parse_contract(name))
         return t(name, self.lang)
@@ -1091,6 +1209,10 @@ class BeloteApp(App[None]):
     def action_sheet(self) -> None:
         if self.session is not None:
             self.push_screen(SheetScreen(self.session, self.lang))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.lang))
 
     def action_speed(self, step: int) -> None:
         self.speed = min(max(self.speed + step, 0), len(SPEEDS) - 1)
