@@ -1041,3 +1041,45 @@ async def test_an_auction_hands_summary_says_how_its_score_was_made(tmp_path: Pa
                 assert formula.endswith(f"= {mine}") or formula.endswith(f"→ {mine}"), line
             return
     raise AssertionError("no coinche hand was played out in 29 seeds")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_a_hands_summary_fits_an_80x24_terminal(tmp_path: Path, lang: str) -> None:
+    """At 80x24 the hand's summary is drawn whole: its table took 9 columns a side
+    beside the two seats' columns and wrapped ('Ellos' under 'Nosotros', the values a
+    line below their row). Now the seats beside it step aside while it shows, its columns
+    are as wide as their entries, and no line is wider than the box."""
+    app = BeloteApp(Setup(preset="coinche", bots="heuristic", seed=5, lang=lang),
+                    record=tmp_path / "g.json", speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = app.session
+        assert session is not None
+        for _ in range(3000):
+            if session.hand_over:
+                break
+            view = session.view()
+            if session.waiting_for_human:
+                session.play_human(view.legal_actions[1 if view.phase == "auction"
+                                                      and len(view.legal_actions) > 1 else 0])
+            else:
+                session.step_bot()
+        assert session.hand_over and not session.hand.is_void
+        app.paused_trick = None
+        app.refresh_table()
+        await pilot.pause(0.3)
+        assert not app.query_one("#west").display and not app.query_one("#east").display
+        box = app.query_one("#trick")
+        lines = str(box.render()).split("\n")
+        assert max(len(line) for line in lines) <= box.content_size.width, lines
+        assert len(lines) <= box.content_size.height, lines
+        heads = [t("us", lang), t("them", lang)]
+        header = next(line for line in lines if heads[0] in line)
+        assert header.split() == heads  # both sides on one line
+        scored = next(line for line in lines if line.strip().startswith(t("scored", lang)))
+        numbers = re.findall(r"\d+", scored)
+        assert [int(x) for x in numbers] == [session.game.scores[-1].scored[s] for s in
+                                             (session.team, 1 - session.team)], scored
+        session.next_hand()
+        app.refresh_table()
+        await pilot.pause(0.2)
+        assert app.query_one("#west").display  # the seats come back for the next hand

@@ -385,7 +385,9 @@ class BeloteApp(App[None]):
     #middle { height: 1fr; min-height: 5; }
     #west, #east { width: 22; height: 100%; content-align: center middle; text-align: center;
                    padding: 0 1; }
-    #trick { width: 1fr; height: 100%; border: round $accent; border-title-align: center; }
+    #trick { width: 1fr; height: 100%; border: round $accent; border-title-align: center;
+             text-wrap: nowrap; text-overflow: ellipsis; }
+    .wide-box #west, .wide-box #east { display: none; }
     #hand { height: 3; align: center middle; }
     .card { width: 7; height: 3; margin: 0; content-align: center middle;
             border: round $panel-lighten-2; border-title-align: center; }
@@ -556,6 +558,11 @@ class BeloteApp(App[None]):
                 self.seat_text(view, seat, wide=where == "north") if seat is not None else "")
         self.table_widget("#south-label", Static).update(
             self.seat_text(view, session.human, wide=True))
+        # a narrow terminal gives the hand's summary the whole width (the seats beside
+        # it left 33 columns of 80 for a table of 36)
+        summary = session.hand_over and self.paused_trick is None and not (
+            self.show_last_trick and view.tricks)
+        self.screen_stack[0].set_class(summary and self.size.width < 100, "wide-box")
         self.redraw_trick(view)
         self.render_hand(view)
         self.render_calls(view)
@@ -908,7 +915,10 @@ class BeloteApp(App[None]):
         capot = score.capot
         if capot is not None:
             verdict += " · capot"
-        out.append(f"{t('taken_by', lang, who=taker)}: ", style="bold")
+        width = self.table_widget("#trick", Static).content_size.width
+        head = f"{t('taken_by', lang, who=taker)}{colon(lang)}"
+        out.append(head if len(head) + len(verdict) <= width else head.rstrip() + "\n",
+                   style="bold")  # the verdict under it when both do not fit on a line
         out.append(verdict + "\n", style="bold green" if score.outcome == "made" else
                    "bold red")
         if game.sides == 2:
@@ -930,12 +940,15 @@ class BeloteApp(App[None]):
                          [str(o.belote[s]) if o.belote[s] else "—" for s in order]))
         rows.append((t("total", lang), [str(score.totals[s]) for s in order]))
         rows.append((t("scored", lang), [str(score.scored[s]) for s in order]))
-        label_w = max(len(r[0]) for r in rows) + 2
-        out.append(" " * label_w + "".join(f"{h:>9}" for h in heads) + "\n", style="bold")
+        label_w = max(len(r[0]) for r in rows) + 1
+        # each column as wide as its longest entry (9 each overflowed an 80x24 box)
+        col_w = max(len(x) for x in [*heads, *(v for r in rows for v in r[1])]) + 2
+        out.append(" " * label_w + "".join(f"{h:>{col_w}}" for h in heads) + "\n",
+                   style="bold")
         for label, values in rows:
             style = "bold" if label == t("scored", lang) else ""
-            out.append(f"{label:<{label_w}}" + "".join(f"{v:>9}" for v in values) + "\n",
-                       style=style)
+            out.append(f"{label:<{label_w}}" + "".join(f"{v:>{col_w}}" for v in values)
+                       + "\n", style=style)
         if game.sides == 2 and game.rules.game == "auction":
             for line in self.term_lines(len(game.hands) - 1, score, order, heads):
                 out.append(line + "\n", style="yellow")
