@@ -124,3 +124,33 @@ def test_a_voided_hand_gathers_every_card_in_play_once(preset: str) -> None:
     gathered = hand.gathered_cards()
     assert sorted(gathered) == deck_for(rules.players)
     assert hand.stock is None  # the auction is over: no stock left to show
+
+
+@pytest.mark.parametrize("preset", ["coinche", "contree", "acorralada"])
+def test_each_hands_terms_make_its_score(preset: str) -> None:
+    """``Game.hand_terms`` (what the web's and the terminal's summaries write, each of
+    which found the hand's outcome and carried reserve itself before): each finished
+    auction hand's terms, rounded as the rules round, are what each side scored. An
+    auction game keeps no litige reserve (a contract is made or failed), so no hand's
+    terms hold one."""
+    from rebelote.bots import make_bot
+    from rebelote.scoring import VOID, round_score
+
+    rules = Rules.preset_named(preset)
+    bots = [make_bot("random", s) for s in range(4)]
+    checked = 0
+    for seed in range(20):
+        game = Game(rules, random.Random(seed))
+        while not game.is_over and len(game.hands) < 40:
+            hand = game.current
+            assert hand is not None
+            game.apply(bots[hand.turn].choose(game.view(hand.turn)))
+        for i, score in enumerate(game.scores):
+            assert score.reserve == 0
+            if score.outcome == VOID:
+                continue
+            terms = game.hand_terms(i)
+            assert [round_score(rules, x.value) for x in terms] == list(score.scored), i
+            assert not [p for x in terms for p in x.parts if p.name == "reserve"]
+            checked += 1
+    assert checked >= 20, checked  # random bots bid high: games end in a few hands

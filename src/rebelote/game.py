@@ -9,7 +9,7 @@ from rebelote.cards import PLAIN_ORDER, Card, CardSet
 from rebelote.errors import WrongPhase
 from rebelote.hand import OVER, HandState, deal_deck
 from rebelote.rules import Rules
-from rebelote.scoring import MADE, VOID, HandScore, game_winner
+from rebelote.scoring import MADE, VOID, HandScore, Term, auction_terms, game_winner
 from rebelote.view import SeatView, make_view
 
 
@@ -162,6 +162,15 @@ class Game:
                                       self.hands_played, score.outcome == MADE)
         if self.winner is None and self.rng is not None and self.auto_deal:
             self.deal()
+
+    def hand_terms(self, index: int) -> tuple[Term, Term]:
+        """How each side's score of finished auction-game hand ``index`` was made (its
+        bid, a ×2, the reserve carried into it), as the rules computed it: what the web's
+        and the terminal's summaries write."""
+        carried = self.scores[index - 1].reserve if index else 0
+        terms, _made, _won_by = auction_terms(self.rules, self.hands[index].outcome(),
+                                              carried)
+        return terms
 
     def view(self, seat: int) -> SeatView:
         """``seat``'s view of the hand in progress, with the game's scores (-1: a

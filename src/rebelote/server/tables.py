@@ -51,7 +51,7 @@ from rebelote.errors import IllegalAction
 from rebelote.game import Game
 from rebelote.hand import HandState, action_name, deal_deck, parse_action
 from rebelote.rules import Rules, RulesError
-from rebelote.scoring import HandScore, auction_terms, contract_need, three_need
+from rebelote.scoring import HandScore, contract_need, three_need
 from rebelote.server.store import Store, StoredTable
 from rebelote.server.summary import Summaries
 from rebelote.server.wire import Composed, encode, fragment
@@ -268,9 +268,7 @@ def hand_summary(game: Game, index: int) -> Message:
                 "need": None if need is None else list(need)}
         if hand.rules.game == "auction" and hand.rules.players == 4:
             # how each side's score was made (the bid, a ×2), as the rules computed it
-            carried = game.scores[index - 1].reserve if index else 0
-            terms, _made, _won_by = auction_terms(hand.rules, o, carried)
-            out["terms"] = [term.as_dict() for term in terms]
+            out["terms"] = [term.as_dict() for term in game.hand_terms(index)]
     return out
 
 

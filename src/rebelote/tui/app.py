@@ -48,7 +48,7 @@ from rebelote.i18n import LANGS, colon, level_label, preset_name
 from rebelote.paths import config_dir, data_dir
 from rebelote.record import RecordError, replay_file
 from rebelote.rules import PRESETS, Rules
-from rebelote.scoring import HandScore, Term, auction_terms
+from rebelote.scoring import HandScore, Term
 from rebelote.tricks import team_of
 from rebelote.tui.session import (
     DIRECTIONS,
@@ -966,9 +966,7 @@ class BeloteApp(App[None]):
         110) × 2 = 540"."""
         game = self.session.game if self.session else None
         assert game is not None
-        hand = game.hands[index]
-        carried = game.scores[index - 1].reserve if index else 0
-        terms, _made, _won_by = auction_terms(game.rules, hand.outcome(), carried)
+        terms = game.hand_terms(index)
 
         def text(term: Term, inner: bool = False) -> str:
             if term.name == "sum":
