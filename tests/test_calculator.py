@@ -226,6 +226,8 @@ def test_interactive_pad_with_an_auction_preset(tmp_path: Path) -> None:
     res = cli("score", "--file", str(path), stdin=lines, env=env)
     assert res.returncode == 0, res.stdout
     assert "a bid is 80 to 160" in res.stdout
+    # the trump's letters are said (S was not obviously spades, nor in French)
+    assert "Trump (S ♠ spades, H ♥ hearts, D ♦ diamonds, C ♣ clubs)" in res.stdout
     rows = ScoreSheet.load(path).rows()
     # Coinched capot made: (250 card points + 250 for the capot bid) x 2.
     assert [r.score.scored for r in rows] == [(190, 60), (0, 1000)]
