@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from rich.table import Table as RichTable
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
 from rebelote.actions import COINCHE, PASS, SURCOINCHE
 from rebelote.i18n import tr as t
@@ -841,11 +841,23 @@ async def test_classic_round_two_is_said_and_shows_its_own_calls(tmp_path: Path)
     raise AssertionError("no deal where the human speaks in round 2")
 
 
-async def test_who_coinched_is_shown_at_the_seat_during_the_play(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("preset", "word", "line"), [
+    ("coinche", "coinche", "coinched ×2"), ("acorralada", "contra", "contra ×2")])
+async def test_who_coinched_is_shown_at_the_seat_during_the_play(
+        tmp_path: Path, preset: str, word: str, line: str) -> None:
     """The coinche stays written at the seat that said it once the play starts (only
-    the contract line said "coinched", not by whom)."""
-    app = BeloteApp(Setup(preset="coinche", bots="heuristic", seed=3),
-                    record=tmp_path / "g.json", speed=0)
+    the contract line said "coinched", not by whom); the acorralada's is its contra, in
+    the list of calls, at the seat and on the contract line (as the web says it)."""
+    for seed in range(3, 40):
+        if await _coinched_at_the_seat(tmp_path / f"{seed}.json", preset, seed, word, line):
+            return
+    raise AssertionError("no deal where the human could coinche")
+
+
+async def _coinched_at_the_seat(record: Path, preset: str, seed: int, word: str,
+                                line: str) -> bool:
+    app = BeloteApp(Setup(preset=preset, bots="heuristic", seed=seed), record=record,
+                    speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
         session = app.session
         assert session is not None
@@ -853,16 +865,22 @@ async def test_who_coinched_is_shown_at_the_seat_during_the_play(tmp_path: Path)
             view = session.view()
             if view.phase != "auction":
                 break
+            if COINCHE in view.legal_actions:
+                labels = [str(o.prompt) for o in app.query_one("#calls", OptionList).options]
+                assert word in labels, labels
             session.play_human(COINCHE if COINCHE in view.legal_actions else PASS)
             app.refresh_table()
             app.schedule_bots()
         view = session.view()
-        assert view.phase == "play" and COINCHE in view.calls
+        if view.phase != "play" or COINCHE not in view.calls:
+            return False
         me = session.human
-        assert "coinche" in app.seat_text(view, me).plain
+        assert word in app.seat_text(view, me).plain
         others = [s for s in range(4) if s != me]
-        assert not any("coinche" in app.seat_text(view, s).plain for s in others
+        assert not any(word in app.seat_text(view, s).plain for s in others
                        if SURCOINCHE not in view.calls)
+        assert line in str(app.query_one("#contract").render())
+        return True
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
@@ -1083,3 +1101,29 @@ async def test_a_hands_summary_fits_an_80x24_terminal(tmp_path: Path, lang: str)
         app.refresh_table()
         await pilot.pause(0.2)
         assert app.query_one("#west").display  # the seats come back for the next hand
+
+
+def test_each_call_is_placed_at_the_seat_that_said_it_in_every_auction() -> None:
+    """The acorralada's bidder raises out of turn and only the bidder's opponents may
+    say contra, so a call's seat is not "first hand plus its index" there (the seats
+    showed the contra at the wrong player); the auction table and the seats read each
+    call's seat from the replayed auction."""
+    import random
+
+    from rebelote.bots import make_bot
+    from rebelote.hand import HandState
+
+    out_of_turn = 0
+    for preset in ("coinche", "acorralada", "classic"):
+        rules = Rules.preset_named(preset)
+        bot = make_bot("heuristic", 1)
+        for seed in range(40):
+            hand = HandState.new(rules, seed % 4, random.Random(seed))
+            seats = []
+            while hand.phase == 0:
+                seats.append(hand.turn)
+                hand.apply(bot.choose(hand.view(hand.turn)))
+            view = hand.view(0)
+            assert BeloteApp.call_seats(view) == seats, (preset, seed)
+            out_of_turn += seats != [(view.first_hand + i) % 4 for i in range(len(seats))]
+    assert out_of_turn > 0  # the acorralada's raises were met

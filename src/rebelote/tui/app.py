@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -43,7 +44,7 @@ from rebelote.bots import OFFERED_LEVELS
 from rebelote.cards import ALL_TRUMP, NO_TRUMP, Card, held_order, parse_contract
 from rebelote.decks import STYLES, announcement_label, short_label, suit_label
 from rebelote.errors import IllegalAction
-from rebelote.hand import HandState
+from rebelote.hand import HandState, deal_deck
 from rebelote.i18n import LANGS, colon, level_label, preset_name
 from rebelote.paths import config_dir, data_dir
 from rebelote.record import RecordError, replay_file
@@ -643,7 +644,10 @@ class BeloteApp(App[None]):
         if info is not None:
             if info.level >= 0:
                 bid = ("capot" if info.is_capot else str(info.value)) + " "
-            if info.double > 1:
+            if view.rules.auction_scoring == "acorralada" and info.double > 1:
+                double = " · " + (t("web_contrad", lang) if info.double == 2
+                                  else t("web_recontrad", lang, n=info.double))
+            elif info.double > 1:
                 double = " · " + t("coinched" if info.double == 2 else "surcoinched", lang)
         if info is not None and info.final:
             text.append(f" {t('contract', lang)}{colon(lang)}")
@@ -699,14 +703,16 @@ class BeloteApp(App[None]):
                         f"{self.contract_label(view.contract)}", style="bold yellow")
         n = view.rules.players
         since = n if self.second_round(view) else 0  # round 2: its own calls only
-        calls = [a for i, a in enumerate(view.calls)
-                 if i >= since and (view.first_hand + i) % n == seat]
+        calls = [a for i, (a, s) in enumerate(zip(view.calls, self.call_seats(view),
+                                                 strict=True))
+                 if i >= since and s == seat] if view.phase == "auction" else []
         if view.phase == "auction" and calls:
             text.append(f"{sep}«{NBSP}{self.call_label(calls[-1])}{NBSP}»", style="cyan")
         if view.phase != "auction" and view.rules.game == "auction":
             double = self.doubled_by(view).get(seat)
             if double:  # who coinched (and surcoinched) stays shown during the play
-                text.append(f"{sep}{t(double, lang)}", style="bold magenta")
+                text.append(f"{sep}{self.double_word(double, view.rules)}",
+                            style="bold magenta")
         for ann in view.announcements:
             if ann.seat == seat:
                 text.append(f"{sep}{announcement_label(ann.kind, self.style)}", style="cyan")
@@ -752,13 +758,43 @@ class BeloteApp(App[None]):
             return title, self.auction_grid(view)
         return title, self.draw_trick(view, trick, positions)
 
+    def double_word(self, action: int, rules: Rules | None) -> str:
+        """Coinche or surcoinche as the rules name it: contra and recontra in the
+        acorralada (as the web says them)."""
+        acorralada = rules is not None and rules.auction_scoring == "acorralada"
+        if action == COINCHE:
+            return t("web_contra" if acorralada else "coinche", self.lang)
+        return t("web_recontra" if acorralada else "surcoinche", self.lang)
+
     @staticmethod
-    def doubled_by(view: SeatView) -> dict[int, str]:
-        """Who said coinche and surcoinche in this hand's auction (their catalog
-        keys by seat)."""
+    def doubled_by(view: SeatView) -> dict[int, int]:
+        """Who said coinche and surcoinche in this hand's auction (the call by seat),
+        as the contract records them."""
+        info = view.contract_info
+        if info is None:
+            return {}
+        said = {info.doubled_by: COINCHE, info.redoubled_by: SURCOINCHE}
+        return {seat: call for seat, call in said.items() if seat >= 0}
+
+    @staticmethod
+    def call_seats(view: SeatView) -> list[int]:
+        """The seat of each call so far. In turn from first hand, but in the
+        acorralada, whose bidder raises out of turn and whose contra goes to the
+        bidder's opponents only: there the auction is replayed (its calls do not depend
+        on the cards) to read whose turn each call was."""
         n = view.rules.players
-        return {(view.first_hand + i) % n: "coinche" if a == COINCHE else "surcoinche"
-                for i, a in enumerate(view.calls) if a in (COINCHE, SURCOINCHE)}
+        plain = [(view.first_hand + i) % n for i in range(len(view.calls))]
+        if view.rules.game != "auction":
+            return plain
+        hand = HandState.deal(view.rules, view.dealer, deal_deck(random.Random(0), n))
+        seats = []
+        try:
+            for call in view.calls:
+                seats.append(hand.turn)
+                hand.apply(call)
+        except IllegalAction:
+            return plain
+        return seats
 
     @staticmethod
     def second_round(view: SeatView) -> bool:
@@ -774,10 +810,17 @@ class BeloteApp(App[None]):
         box = self.table_widget("#trick", Static)
         width, height = max(box.content_size.width, 20), max(box.content_size.height, 2)
         seats = [(view.first_hand + i) % n for i in range(n)]
-        cells = [self.call_label(a, short=True) for a in view.calls]
+        column_of = {s: i for i, s in enumerate(seats)}
+        said = [(column_of[s], self.call_label(a, short=True))
+                for a, s in zip(view.calls, self.call_seats(view), strict=True)]
         if view.phase == "auction" and view.turn >= 0:
-            cells.append("…")
-        rows = [cells[i:i + n] for i in range(0, len(cells), n)] or [[]]
+            said.append((column_of[view.turn], "…"))
+        rows: list[list[str]] = [[]]
+        for col, text in said:  # a new line once the turn comes round (or jumps back)
+            if len(rows[-1]) > col:
+                rows.append([])
+            rows[-1] += [""] * (col - len(rows[-1])) + [text]
+        cells = [c for _col, c in said]
         names = [self.seat_name(s) for s in seats]
         column = min(max(len(x) for x in [*names, *cells, "····"]) + 2, width // n)
 
@@ -1031,6 +1074,8 @@ class BeloteApp(App[None]):
             kind = kind or self.contract_label(contract)
             return f"{value}{NBSP}{kind}"
         name = action_name(action)
+        if action in (COINCHE, SURCOINCHE):
+            return self.double_word(action, self.session.game.rules if self.session else None)
         if name in ("SA", "TA") and short:
             return name
         if name in ("S", "H", "D", "C", "SA", "TA"):
