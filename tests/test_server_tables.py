@@ -722,3 +722,29 @@ def test_the_summary_need_agrees_with_the_outcome_in_every_preset(preset: str) -
                 assert (h["outcome"] == "made") == (made >= needed or capot_by_taker), h
             seen += 1
     assert seen >= 20
+
+
+def test_the_auction_message_names_the_seat_of_each_call_in_the_acorralada() -> None:
+    """A table's auction gives each call its seat: first hand plus its index, which the
+    acorralada breaks (the bidder raises out of turn, the contra is the bidder's
+    opponents'), so the web showed a contra at the wrong player. Checked against the
+    seats that really spoke, in logged auctions."""
+    from rebelote.bots import make_bot
+    from rebelote.hand import HandState
+    from rebelote.rules import Rules
+    from rebelote.server.tables import auction_of
+
+    rules = Rules.preset_named("acorralada")
+    bot = make_bot("heuristic", 2)
+    out_of_turn = 0
+    for seed in range(40):
+        hand = HandState.new(rules, seed % 4, random.Random(seed))
+        seats = []
+        while hand.phase == 0:
+            seats.append(hand.turn)
+            hand.apply(bot.choose(hand.view(hand.turn)))
+            told = auction_of(hand.view(-1))["calls"]
+            assert [c["seat"] for c in told] == seats, (seed, told)
+        first = hand.view(-1).first_hand
+        out_of_turn += seats != [(first + i) % 4 for i in range(len(seats))]
+    assert out_of_turn > 0

@@ -573,3 +573,19 @@ class HandState(TrickPlay, DecouverteTaking, AuctionGameBidding):
         from rebelote.view import make_view
 
         return make_view(self, seat)
+
+
+def call_seats(view: SeatView) -> list[int]:
+    """The seat that made each call of ``view``'s auction so far. In turn from first
+    hand but in the acorralada (``raise_after_passes``), whose bidder raises out of turn
+    and whose contra goes to the bidder's opponents only: there the auction is replayed
+    (a bidding auction's calls do not depend on the cards) to read whose turn each was."""
+    n = view.rules.players
+    if not view.rules.raise_after_passes or view.rules.game != "auction":
+        return [(view.first_hand + i) % n for i in range(len(view.calls))]
+    hand = HandState.deal(view.rules, view.dealer, deal_deck(random.Random(0), n))
+    seats = []
+    for call in view.calls:
+        seats.append(hand.turn)
+        hand.apply(call)
+    return seats

@@ -49,7 +49,7 @@ from rebelote.bots import OFFERED_LEVELS, Bot, make_bot
 from rebelote.cards import CardError, card_name, cards_of, contract_name
 from rebelote.errors import IllegalAction
 from rebelote.game import Game
-from rebelote.hand import HandState, action_name, deal_deck, parse_action
+from rebelote.hand import HandState, action_name, call_seats, deal_deck, parse_action
 from rebelote.rules import Rules, RulesError
 from rebelote.scoring import HandScore, contract_need, three_need
 from rebelote.server.store import Store, StoredTable
@@ -201,11 +201,11 @@ def _shown_rules(rules: Rules) -> tuple[tuple[str, Any], ...]:
 
 def auction_of(v: SeatView) -> Message:
     """The auction as the table heard it: each call with its seat (turn order from the
-    first hand), and the contract so far (the view's ``contract_info``): bidder, value
-    (None in classic), trump, the coinche multiplier, who doubled, whether final."""
-    n = v.rules.players
-    said = [{"seat": (v.first_hand + i) % n, "call": _action_name(call)}
-            for i, call in enumerate(v.calls)]
+    first hand, but the acorralada's raise and contra: :func:`call_seats`), and the
+    contract so far (the view's ``contract_info``): bidder, value (None in classic),
+    trump, the coinche multiplier, who doubled, whether final."""
+    said = [{"seat": seat, "call": _action_name(call)}
+            for seat, call in zip(call_seats(v), v.calls, strict=True)]
     c = v.contract_info
     contract: Message | None = None
     if c is not None:

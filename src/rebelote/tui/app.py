@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -44,7 +43,7 @@ from rebelote.bots import OFFERED_LEVELS
 from rebelote.cards import ALL_TRUMP, NO_TRUMP, Card, held_order, parse_contract
 from rebelote.decks import STYLES, announcement_label, short_label, suit_label
 from rebelote.errors import IllegalAction
-from rebelote.hand import HandState, deal_deck
+from rebelote.hand import HandState, call_seats
 from rebelote.i18n import LANGS, colon, level_label, preset_name
 from rebelote.paths import config_dir, data_dir
 from rebelote.record import RecordError, replay_file
@@ -778,23 +777,8 @@ class BeloteApp(App[None]):
 
     @staticmethod
     def call_seats(view: SeatView) -> list[int]:
-        """The seat of each call so far. In turn from first hand, but in the
-        acorralada, whose bidder raises out of turn and whose contra goes to the
-        bidder's opponents only: there the auction is replayed (its calls do not depend
-        on the cards) to read whose turn each call was."""
-        n = view.rules.players
-        plain = [(view.first_hand + i) % n for i in range(len(view.calls))]
-        if view.rules.game != "auction":
-            return plain
-        hand = HandState.deal(view.rules, view.dealer, deal_deck(random.Random(0), n))
-        seats = []
-        try:
-            for call in view.calls:
-                seats.append(hand.turn)
-                hand.apply(call)
-        except IllegalAction:
-            return plain
-        return seats
+        """The seat of each call so far (:func:`rebelote.hand.call_seats`)."""
+        return call_seats(view)
 
     @staticmethod
     def second_round(view: SeatView) -> bool:
